@@ -1,0 +1,77 @@
+/* api.h - helpers shared by the cl* entry points (internal to src/api).
+ *
+ * Entry points check their arguments here, once, in the order the spec lists
+ * the errors, and then call into src/runtime, which trusts them.
+ */
+#ifndef CPUCL_API_API_H
+#define CPUCL_API_API_H
+
+#include <string.h>
+
+#include "runtime/command.h"
+#include "runtime/runtime.h"
+
+/* Entry points are exported from the direct library; the ICD library's
+ * version script keeps them local. */
+#define API_EXPORT __attribute__((visibility("default")))
+
+/* Handle checks: the object when `handle` is a live object of the type. */
+static inline int api_valid_platform(cl_platform_id p) { return p == rt_platform() && p; }
+static inline int api_valid_device(cl_device_id d) { return rt_object_valid(d, RT_DEVICE); }
+static inline int api_valid_context(cl_context c) { return rt_object_valid(c, RT_CONTEXT); }
+static inline int api_valid_queue(cl_command_queue q) { return rt_object_valid(q, RT_QUEUE); }
+static inline int api_valid_mem(cl_mem m) { return rt_object_valid(m, RT_MEM); }
+static inline int api_valid_program(cl_program p) { return rt_object_valid(p, RT_PROGRAM); }
+static inline int api_valid_kernel(cl_kernel k) { return rt_object_valid(k, RT_KERNEL); }
+static inline int api_valid_event(cl_event e) { return rt_object_valid(e, RT_EVENT); }
+
+/* Writes an info answer of `size` bytes per the rules every clGet*Info
+ * shares: param_value may be NULL; if not, param_value_size must be at
+ * least `size` (else CL_INVALID_VALUE); param_value_size_ret may be NULL. */
+static inline cl_int api_info(size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret, const void *answer, size_t size)
+{
+    if (param_value) {
+        if (param_value_size < size)
+            return CL_INVALID_VALUE;
+        if (size)
+            memcpy(param_value, answer, size);
+    }
+    if (param_value_size_ret)
+        *param_value_size_ret = size;
+    return CL_SUCCESS;
+}
+
+static inline cl_int api_info_string(size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret, const char *text)
+{
+    return api_info(param_value_size, param_value, param_value_size_ret, text, strlen(text) + 1);
+}
+
+#define API_INFO(value) api_info(param_value_size, param_value, param_value_size_ret, &(value), sizeof(value))
+#define API_INFO_STRING(text) api_info_string(param_value_size, param_value, param_value_size_ret, (text))
+
+static inline void api_set_error(cl_int *errcode_ret, cl_int error)
+{
+    if (errcode_ret)
+        *errcode_ret = error;
+}
+
+/* 5.11: a wait list and its count must agree, and every event must be valid
+ * and belong to `context`. */
+cl_int api_check_wait_list(cl_context context, cl_uint num_events, const cl_event *events);
+
+/* Enqueues a built command; with `blocking` waits for it. Returns
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when a blocking command
+ * failed because of its wait list. */
+cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event *wait_list,
+                  cl_event *event, cl_bool blocking);
+
+/* The CL_DEVICE_* facts other entry points need. */
+size_t api_device_max_work_group_size(cl_device_id device);
+cl_ulong api_device_max_mem_alloc_size(cl_device_id device);
+/* Bytes of local arena a launch of the kernel needs with its current args. */
+size_t api_kernel_local_mem_size(cl_kernel kernel);
+#define API_MEM_BASE_ADDR_ALIGN_BITS 1024   /* buffers are 128-byte aligned */
+
+#endif

@@ -1,0 +1,184 @@
+/* enqueue_kernel.c - clEnqueueNDRangeKernel and clEnqueueTask (API spec 5.10). */
+#include <stdlib.h>
+
+#include "api/api.h"
+
+#define MAX_WORK_ITEM_SIZE 4096
+
+static size_t largest_divisor_at_most(size_t n, size_t limit)
+{
+    for (size_t d = limit < n ? limit : n; d > 1; d--)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+/* 5.10: with local_work_size NULL the runtime picks the work-group size.
+ * Big groups amortise the per-group cost; enough groups keep every worker
+ * busy. Sizes divide the global size, except that a program allowed
+ * non-uniform groups gets a whole SIMD multiple instead of a tiny divisor. */
+static void choose_local_size(cl_kernel kernel, cl_device_id device, cl_uint work_dim,
+                              const size_t *global, size_t *local)
+{
+    size_t total = 1;
+    for (cl_uint d = 0; d < work_dim; d++)
+        total *= global[d];
+    size_t workers = device->compute_units ? device->compute_units : 1;
+    size_t budget = total / (workers * 8);
+    size_t max = api_device_max_work_group_size(device);
+    if (budget > max)
+        budget = max;
+    if (budget < 1)
+        budget = 1;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        size_t size = largest_divisor_at_most(global[d], budget);
+        if (kernel->program->non_uniform && size < 16 && global[d] >= 64 && budget >= 16)
+            size = 16;
+        local[d] = size;
+        budget /= size;
+        if (budget < 1)
+            budget = 1;
+    }
+}
+
+static cl_int check_local_size(cl_kernel kernel, cl_device_id device, cl_uint work_dim,
+                               const size_t *global, const size_t *local)
+{
+    const size_t *reqd = kernel->info->reqd_work_group_size;
+    size_t product = 1;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        if (local[d] == 0)
+            return CL_INVALID_WORK_GROUP_SIZE;
+        if (reqd[0] && local[d] != reqd[d])
+            return CL_INVALID_WORK_GROUP_SIZE;
+        /* 5.10: uniform groups unless the program may use non-uniform ones. */
+        if (global[d] % local[d] && !kernel->program->non_uniform)
+            return CL_INVALID_WORK_GROUP_SIZE;
+        product *= local[d];
+    }
+    if (product > api_device_max_work_group_size(device))
+        return CL_INVALID_WORK_GROUP_SIZE;
+    for (cl_uint d = 0; d < work_dim; d++)
+        if (local[d] > MAX_WORK_ITEM_SIZE)
+            return CL_INVALID_WORK_ITEM_SIZE;
+    return CL_SUCCESS;
+}
+
+/* The argument block of one launch: the kernel's values with buffers
+ * replaced by their storage and __local arguments by arena offsets. */
+static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
+{
+    const struct cc_kernel_info *info = kernel->info;
+    unsigned char *block = malloc(info->arg_block_size ? info->arg_block_size : 1);
+    cl_mem *mems = calloc(info->num_args ? info->num_args : 1, sizeof *mems);
+    if (!block || !mems) {
+        free(block);
+        free(mems);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(block, kernel->arg_block, info->arg_block_size);
+    size_t local_offset = info->local_mem_size;
+    for (unsigned i = 0; i < info->num_args; i++) {
+        const struct cc_arg_info *arg = &info->args[i];
+        const struct rt_kernel_arg *state = &kernel->args[i];
+        if (arg->kind == CC_ARG_BUFFER) {
+            void *pointer = state->mem ? state->mem->storage : NULL;
+            memcpy(block + arg->offset, &pointer, sizeof pointer);
+            if (state->mem) {
+                mems[command->num_kernel_mems++] = state->mem;
+                rt_object_hold(RT_OBJ(state->mem));
+            }
+        } else if (arg->kind == CC_ARG_LOCAL) {
+            local_offset = (local_offset + 127) & ~(size_t)127;
+            memcpy(block + arg->offset, &local_offset, sizeof local_offset);
+            local_offset += state->local_size;
+        }
+    }
+    command->owned = block;
+    command->kernel_mems = mems;
+    command->kernel = kernel;
+    rt_object_hold(RT_OBJ(kernel));
+    command->job.u.kernel.arg_block = block;
+    command->job.u.kernel.local_mem_size = local_offset;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                       const size_t *global_work_offset, const size_t *global_work_size,
+                       const size_t *local_work_size, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!api_valid_kernel(kernel))
+        return CL_INVALID_KERNEL;
+    if (kernel->program->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    for (unsigned i = 0; i < kernel->info->num_args; i++)
+        if (!kernel->args[i].set)
+            return CL_INVALID_KERNEL_ARGS;
+    if (work_dim < 1 || work_dim > 3)
+        return CL_INVALID_WORK_DIMENSION;
+    if (!global_work_size)
+        return CL_INVALID_VALUE;
+
+    size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
+    int empty = 0;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        global[d] = global_work_size[d];
+        offset[d] = global_work_offset ? global_work_offset[d] : 0;
+        empty |= global[d] == 0;
+        /* 5.10: offset + size must fit in size_t. */
+        if (global[d] + offset[d] < global[d])
+            return CL_INVALID_GLOBAL_OFFSET;
+    }
+    cl_int err;
+    if (local_work_size) {
+        for (cl_uint d = 0; d < work_dim; d++)
+            local[d] = local_work_size[d];
+        if (!empty && (err = check_local_size(kernel, queue->device, work_dim, global, local)))
+            return err;
+    } else if (kernel->info->reqd_work_group_size[0]) {
+        for (cl_uint d = 0; d < work_dim; d++)
+            local[d] = kernel->info->reqd_work_group_size[d];
+        if (!empty && (err = check_local_size(kernel, queue->device, work_dim, global, local)))
+            return err;
+    } else if (!empty) {
+        choose_local_size(kernel, queue->device, work_dim, global, local);
+    }
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (api_kernel_local_mem_size(kernel) > cpu_device_local_mem_size(queue->device->cpu))
+        return CL_OUT_OF_RESOURCES;
+
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    /* 2.1+: a range with a zero size is a command that does nothing. */
+    if (!empty) {
+        if ((err = bind_arguments(kernel, command))) {
+            rt_command_discard(command);
+            return err;
+        }
+        command->has_job = true;
+        command->job.kind = CPU_JOB_KERNEL;
+        struct cpu_kernel_launch *launch = &command->job.u.kernel;
+        launch->wg = kernel->info->wg;
+        launch->work_dim = work_dim;
+        for (int d = 0; d < 3; d++) {
+            launch->global_offset[d] = offset[d];
+            launch->global_size[d] = global[d];
+            launch->local_size[d] = local[d];
+        }
+    }
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events,
+              const cl_event *wait_list, cl_event *event)
+{
+    const size_t one = 1;
+    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, num_events, wait_list, event);
+}

@@ -1,0 +1,400 @@
+/* enqueue_memory.c - read, write, copy, fill, map and unmap of buffers
+ * (API spec 5.2.2-5.2.3, 5.4.2-5.4.3). */
+#include <stdlib.h>
+
+#include "api/api.h"
+
+cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event *wait_list,
+                  cl_event *event, cl_bool blocking)
+{
+    cl_event own;
+    rt_command_enqueue(command, num_events, wait_list, &own);
+    cl_int status = blocking ? rt_event_wait(own) : CL_COMPLETE;
+    if (event)
+        *event = own;
+    else
+        rt_object_release(RT_OBJ(own));
+    /* 5.2.2: a blocking command whose wait list failed reports it. */
+    return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+/* The checks every buffer command starts with, in the spec's order. */
+static cl_int check_queue_buffer(cl_command_queue queue, cl_mem buffer)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!api_valid_mem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER)
+        return CL_INVALID_MEM_OBJECT;
+    if (buffer->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    return CL_SUCCESS;
+}
+
+static int out_of_bounds(cl_mem buffer, size_t offset, size_t size)
+{
+    return offset > buffer->size || size > buffer->size - offset;
+}
+
+static struct rt_command *new_copy(cl_command_queue queue, cl_command_type type, void *dst,
+                                   const void *src, size_t size)
+{
+    struct rt_command *command = rt_command_create(queue, type);
+    if (!command)
+        return NULL;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_COPY;
+    command->job.u.copy = (struct cpu_copy){.dst = dst, .src = src, .row_bytes = size,
+                                            .rows = 1, .slices = 1};
+    return command;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
+                    size_t size, void *ptr, cl_uint num_events, const cl_event *wait_list,
+                    cl_event *event)
+{
+    cl_int err = check_queue_buffer(queue, buffer);
+    if (err)
+        return err;
+    if (!ptr || size == 0 || out_of_bounds(buffer, offset, size))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+        return CL_INVALID_OPERATION;
+    struct rt_command *command =
+        new_copy(queue, CL_COMMAND_READ_BUFFER, ptr, buffer->storage + offset, size);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, buffer);
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, size_t offset,
+                     size_t size, const void *ptr, cl_uint num_events, const cl_event *wait_list,
+                     cl_event *event)
+{
+    cl_int err = check_queue_buffer(queue, buffer);
+    if (err)
+        return err;
+    if (!ptr || size == 0 || out_of_bounds(buffer, offset, size))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+        return CL_INVALID_OPERATION;
+    struct rt_command *command =
+        new_copy(queue, CL_COMMAND_WRITE_BUFFER, buffer->storage + offset, ptr, size);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, buffer);
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
+/* Two views of memory overlap when their byte ranges in the same storage
+ * intersect (a buffer and its sub-buffers share storage). */
+static int ranges_overlap(const char *a, size_t a_size, const char *b, size_t b_size)
+{
+    return a < b + b_size && b < a + a_size;
+}
+
+static char *root_storage(cl_mem mem)
+{
+    return mem->parent ? mem->parent->storage : mem->storage;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                    size_t dst_offset, size_t size, cl_uint num_events,
+                    const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_queue_buffer(queue, src);
+    if (!err)
+        err = check_queue_buffer(queue, dst);
+    if (err)
+        return err;
+    if (size == 0 || out_of_bounds(src, src_offset, size) || out_of_bounds(dst, dst_offset, size))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (root_storage(src) == root_storage(dst) &&
+        ranges_overlap(src->storage + src_offset, size, dst->storage + dst_offset, size))
+        return CL_MEM_COPY_OVERLAP;
+    struct rt_command *command = new_copy(queue, CL_COMMAND_COPY_BUFFER,
+                                          dst->storage + dst_offset, src->storage + src_offset, size);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
+                    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+                    const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_queue_buffer(queue, buffer);
+    if (err)
+        return err;
+    /* 5.2.3: the pattern is 1, 2, 4, ..., 128 bytes; offset and size are
+     * multiples of it. */
+    if (!pattern || pattern_size == 0 || pattern_size > 128 ||
+        (pattern_size & (pattern_size - 1)) || offset % pattern_size || size % pattern_size ||
+        out_of_bounds(buffer, offset, size))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_FILL_BUFFER);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_FILL;
+    command->job.u.fill.dst = buffer->storage + offset;
+    command->job.u.fill.size = size;
+    command->job.u.fill.pattern_size = pattern_size;
+    memcpy(command->job.u.fill.pattern, pattern, pattern_size);
+    rt_command_use_mem(command, buffer);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+/* 5.2.3 rect commands: pitches of 0 mean tightly packed. */
+struct rect {
+    size_t row_pitch, slice_pitch, offset, extent;
+};
+
+static cl_int make_rect(const size_t *origin, const size_t *region, size_t row_pitch,
+                        size_t slice_pitch, struct rect *out)
+{
+    if (row_pitch == 0)
+        row_pitch = region[0];
+    else if (row_pitch < region[0])
+        return CL_INVALID_VALUE;
+    if (slice_pitch == 0)
+        slice_pitch = region[1] * row_pitch;
+    else if (slice_pitch < region[1] * row_pitch || slice_pitch % row_pitch)
+        return CL_INVALID_VALUE;
+    out->row_pitch = row_pitch;
+    out->slice_pitch = slice_pitch;
+    out->offset = origin[2] * slice_pitch + origin[1] * row_pitch + origin[0];
+    out->extent = (region[2] - 1) * slice_pitch + (region[1] - 1) * row_pitch + region[0];
+    return CL_SUCCESS;
+}
+
+static struct rt_command *new_rect_copy(cl_command_queue queue, cl_command_type type, char *dst,
+                                        const struct rect *d, const char *src,
+                                        const struct rect *s, const size_t *region)
+{
+    struct rt_command *command = rt_command_create(queue, type);
+    if (!command)
+        return NULL;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_COPY;
+    command->job.u.copy = (struct cpu_copy){
+        .dst = dst + d->offset, .src = src + s->offset, .row_bytes = region[0],
+        .rows = region[1], .slices = region[2],
+        .dst_row_pitch = d->row_pitch, .dst_slice_pitch = d->slice_pitch,
+        .src_row_pitch = s->row_pitch, .src_slice_pitch = s->slice_pitch};
+    return command;
+}
+
+static cl_int check_region(const size_t *buffer_origin, const size_t *host_origin,
+                           const size_t *region, const void *ptr)
+{
+    if (!buffer_origin || !host_origin || !region || !ptr)
+        return CL_INVALID_VALUE;
+    if (!region[0] || !region[1] || !region[2])
+        return CL_INVALID_VALUE;
+    return CL_SUCCESS;
+}
+
+static cl_int rect_transfer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                            const size_t *buffer_origin, const size_t *host_origin,
+                            const size_t *region, size_t buffer_row_pitch,
+                            size_t buffer_slice_pitch, size_t host_row_pitch,
+                            size_t host_slice_pitch, void *ptr, cl_uint num_events,
+                            const cl_event *wait_list, cl_event *event, int is_read)
+{
+    struct rect b, h;
+    cl_int err = check_queue_buffer(queue, buffer);
+    if (err)
+        return err;
+    if ((err = check_region(buffer_origin, host_origin, region, ptr)) ||
+        (err = make_rect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, &b)) ||
+        (err = make_rect(host_origin, region, host_row_pitch, host_slice_pitch, &h)))
+        return err;
+    if (out_of_bounds(buffer, b.offset, b.extent))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    cl_mem_flags forbidden = is_read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+                                     : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    if (buffer->flags & forbidden)
+        return CL_INVALID_OPERATION;
+    struct rt_command *command =
+        is_read ? new_rect_copy(queue, CL_COMMAND_READ_BUFFER_RECT, ptr, &h, buffer->storage, &b, region)
+                : new_rect_copy(queue, CL_COMMAND_WRITE_BUFFER_RECT, buffer->storage, &b, ptr, &h, region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, buffer);
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                        const size_t *buffer_origin, const size_t *host_origin,
+                        const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                        size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return rect_transfer(queue, buffer, blocking, buffer_origin, host_origin, region,
+                         buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                         ptr, num_events, wait_list, event, 1);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                         const size_t *buffer_origin, const size_t *host_origin,
+                         const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                         size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                         cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return rect_transfer(queue, buffer, blocking, buffer_origin, host_origin, region,
+                         buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                         (void *)ptr, num_events, wait_list, event, 0);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
+                        const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                        size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rect s, d;
+    cl_int err = check_queue_buffer(queue, src);
+    if (!err)
+        err = check_queue_buffer(queue, dst);
+    if (err)
+        return err;
+    if ((err = check_region(src_origin, dst_origin, region, src)) ||
+        (err = make_rect(src_origin, region, src_row_pitch, src_slice_pitch, &s)) ||
+        (err = make_rect(dst_origin, region, dst_row_pitch, dst_slice_pitch, &d)))
+        return err;
+    if (out_of_bounds(src, s.offset, s.extent) || out_of_bounds(dst, d.offset, d.extent))
+        return CL_INVALID_VALUE;
+    /* 5.2.3: copying within one buffer needs equal pitches. */
+    if (src == dst && (src_row_pitch != dst_row_pitch || src_slice_pitch != dst_slice_pitch))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (root_storage(src) == root_storage(dst) &&
+        ranges_overlap(src->storage + s.offset, s.extent, dst->storage + d.offset, d.extent))
+        return CL_MEM_COPY_OVERLAP;
+    struct rt_command *command = new_rect_copy(queue, CL_COMMAND_COPY_BUFFER_RECT, dst->storage,
+                                               &d, src->storage, &s, region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+API_EXPORT CL_API_ENTRY void *CL_API_CALL
+clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
+                   size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
+                   cl_event *event, cl_int *errcode_ret)
+{
+    cl_int err = check_queue_buffer(queue, buffer);
+    if (err)
+        goto fail;
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if (size == 0 || out_of_bounds(buffer, offset, size) || (flags & ~known) ||
+        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        goto fail;
+    if (((flags & CL_MAP_READ) && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+        ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+         (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
+        err = CL_INVALID_OPERATION;
+        goto fail;
+    }
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_MAP_BUFFER);
+    if (!command) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    /* The device shares the host's memory: the mapped region is the buffer
+     * itself (with CL_MEM_USE_HOST_PTR, the application's host_ptr), so the
+     * command only orders the map after earlier writes. */
+    rt_command_use_mem(command, buffer);
+    pthread_mutex_lock(&buffer->lock);
+    buffer->map_count++;
+    pthread_mutex_unlock(&buffer->lock);
+    err = api_submit(command, num_events, wait_list, event, blocking);
+    api_set_error(errcode_ret, err);
+    return err ? NULL : buffer->storage + offset;
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped_ptr, cl_uint num_events,
+                        const cl_event *wait_list, cl_event *event)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!api_valid_mem(mem))
+        return CL_INVALID_MEM_OBJECT;
+    if (mem->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    char *p = mapped_ptr;
+    pthread_mutex_lock(&mem->lock);
+    int mapped = mem->map_count > 0 && p >= mem->storage && p <= mem->storage + mem->size;
+    pthread_mutex_unlock(&mem->lock);
+    if (!mapped)
+        return CL_INVALID_VALUE;
+    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (err)
+        return err;
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_UNMAP_MEM_OBJECT);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, mem);
+    pthread_mutex_lock(&mem->lock);
+    if (mem->map_count)
+        mem->map_count--;
+    pthread_mutex_unlock(&mem->lock);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint num_mem_objects,
+                           const cl_mem *mem_objects, cl_mem_migration_flags flags,
+                           cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (num_mem_objects == 0 || !mem_objects ||
+        (flags & ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST |
+                                           CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        if (!api_valid_mem(mem_objects[i]))
+            return CL_INVALID_MEM_OBJECT;
+        if (mem_objects[i]->context != queue->context)
+            return CL_INVALID_CONTEXT;
+    }
+    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (err)
+        return err;
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_MIGRATE_MEM_OBJECTS);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    /* Host and device share one memory: a migration only orders. */
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}

@@ -1,0 +1,158 @@
+/* icd.c - cl_khr_icd: the dispatch table every handle points to, and the
+ * extension-function lookup.
+ *
+ * The ICD loader calls through the table of the first handle argument, so
+ * every slot of OpenCL 1.0-2.2 that cpucl implements is filled. Slots of
+ * interop extensions cpucl does not list (GL, D3D, DX9, EGL, device fission)
+ * and of clCompileProgram/clLinkProgram (missing, see the README) stay NULL;
+ * the loader answers CL_INVALID_OPERATION for them or the application never
+ * reaches them without the extension.
+ */
+#include "api/api.h"
+#include "api/icd.h"
+
+const struct _cl_icd_dispatch api_dispatch = {
+    /* OpenCL 1.0 */
+    .clGetPlatformIDs = clGetPlatformIDs,
+    .clGetPlatformInfo = clGetPlatformInfo,
+    .clGetDeviceIDs = clGetDeviceIDs,
+    .clGetDeviceInfo = clGetDeviceInfo,
+    .clCreateContext = clCreateContext,
+    .clCreateContextFromType = clCreateContextFromType,
+    .clRetainContext = clRetainContext,
+    .clReleaseContext = clReleaseContext,
+    .clGetContextInfo = clGetContextInfo,
+    .clCreateCommandQueue = clCreateCommandQueue,
+    .clRetainCommandQueue = clRetainCommandQueue,
+    .clReleaseCommandQueue = clReleaseCommandQueue,
+    .clGetCommandQueueInfo = clGetCommandQueueInfo,
+    .clCreateBuffer = clCreateBuffer,
+    .clCreateImage2D = clCreateImage2D,
+    .clCreateImage3D = clCreateImage3D,
+    .clRetainMemObject = clRetainMemObject,
+    .clReleaseMemObject = clReleaseMemObject,
+    .clGetSupportedImageFormats = clGetSupportedImageFormats,
+    .clGetMemObjectInfo = clGetMemObjectInfo,
+    .clGetImageInfo = clGetImageInfo,
+    .clCreateSampler = clCreateSampler,
+    .clRetainSampler = clRetainSampler,
+    .clReleaseSampler = clReleaseSampler,
+    .clGetSamplerInfo = clGetSamplerInfo,
+    .clCreateProgramWithSource = clCreateProgramWithSource,
+    .clCreateProgramWithBinary = clCreateProgramWithBinary,
+    .clRetainProgram = clRetainProgram,
+    .clReleaseProgram = clReleaseProgram,
+    .clBuildProgram = clBuildProgram,
+    .clUnloadCompiler = clUnloadCompiler,
+    .clGetProgramInfo = clGetProgramInfo,
+    .clGetProgramBuildInfo = clGetProgramBuildInfo,
+    .clCreateKernel = clCreateKernel,
+    .clCreateKernelsInProgram = clCreateKernelsInProgram,
+    .clRetainKernel = clRetainKernel,
+    .clReleaseKernel = clReleaseKernel,
+    .clSetKernelArg = clSetKernelArg,
+    .clGetKernelInfo = clGetKernelInfo,
+    .clGetKernelWorkGroupInfo = clGetKernelWorkGroupInfo,
+    .clWaitForEvents = clWaitForEvents,
+    .clGetEventInfo = clGetEventInfo,
+    .clRetainEvent = clRetainEvent,
+    .clReleaseEvent = clReleaseEvent,
+    .clGetEventProfilingInfo = clGetEventProfilingInfo,
+    .clFlush = clFlush,
+    .clFinish = clFinish,
+    .clEnqueueReadBuffer = clEnqueueReadBuffer,
+    .clEnqueueWriteBuffer = clEnqueueWriteBuffer,
+    .clEnqueueCopyBuffer = clEnqueueCopyBuffer,
+    .clEnqueueReadImage = clEnqueueReadImage,
+    .clEnqueueWriteImage = clEnqueueWriteImage,
+    .clEnqueueCopyImage = clEnqueueCopyImage,
+    .clEnqueueCopyImageToBuffer = clEnqueueCopyImageToBuffer,
+    .clEnqueueCopyBufferToImage = clEnqueueCopyBufferToImage,
+    .clEnqueueMapBuffer = clEnqueueMapBuffer,
+    .clEnqueueMapImage = clEnqueueMapImage,
+    .clEnqueueUnmapMemObject = clEnqueueUnmapMemObject,
+    .clEnqueueNDRangeKernel = clEnqueueNDRangeKernel,
+    .clEnqueueTask = clEnqueueTask,
+    .clEnqueueNativeKernel = clEnqueueNativeKernel,
+    .clEnqueueMarker = clEnqueueMarker,
+    .clEnqueueWaitForEvents = clEnqueueWaitForEvents,
+    .clEnqueueBarrier = clEnqueueBarrier,
+    .clGetExtensionFunctionAddress = clGetExtensionFunctionAddress,
+    /* OpenCL 1.1 */
+    .clSetEventCallback = clSetEventCallback,
+    .clCreateSubBuffer = clCreateSubBuffer,
+    .clSetMemObjectDestructorCallback = clSetMemObjectDestructorCallback,
+    .clCreateUserEvent = clCreateUserEvent,
+    .clSetUserEventStatus = clSetUserEventStatus,
+    .clEnqueueReadBufferRect = clEnqueueReadBufferRect,
+    .clEnqueueWriteBufferRect = clEnqueueWriteBufferRect,
+    .clEnqueueCopyBufferRect = clEnqueueCopyBufferRect,
+    /* OpenCL 1.2 */
+    .clCreateSubDevices = clCreateSubDevices,
+    .clRetainDevice = clRetainDevice,
+    .clReleaseDevice = clReleaseDevice,
+    .clCreateImage = clCreateImage,
+    .clCreateProgramWithBuiltInKernels = clCreateProgramWithBuiltInKernels,
+    .clUnloadPlatformCompiler = clUnloadPlatformCompiler,
+    .clGetKernelArgInfo = clGetKernelArgInfo,
+    .clEnqueueFillBuffer = clEnqueueFillBuffer,
+    .clEnqueueFillImage = clEnqueueFillImage,
+    .clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
+    .clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
+    .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
+    .clGetExtensionFunctionAddressForPlatform = clGetExtensionFunctionAddressForPlatform,
+    /* OpenCL 2.0 */
+    .clCreateCommandQueueWithProperties = clCreateCommandQueueWithProperties,
+    .clCreatePipe = clCreatePipe,
+    .clGetPipeInfo = clGetPipeInfo,
+    .clSVMAlloc = clSVMAlloc,
+    .clSVMFree = clSVMFree,
+    .clEnqueueSVMFree = clEnqueueSVMFree,
+    .clEnqueueSVMMemcpy = clEnqueueSVMMemcpy,
+    .clEnqueueSVMMemFill = clEnqueueSVMMemFill,
+    .clEnqueueSVMMap = clEnqueueSVMMap,
+    .clEnqueueSVMUnmap = clEnqueueSVMUnmap,
+    .clCreateSamplerWithProperties = clCreateSamplerWithProperties,
+    .clSetKernelArgSVMPointer = clSetKernelArgSVMPointer,
+    .clSetKernelExecInfo = clSetKernelExecInfo,
+    /* OpenCL 2.1 */
+    .clCloneKernel = clCloneKernel,
+    .clCreateProgramWithIL = clCreateProgramWithIL,
+    .clEnqueueSVMMigrateMem = clEnqueueSVMMigrateMem,
+    .clGetDeviceAndHostTimer = clGetDeviceAndHostTimer,
+    .clGetHostTimer = clGetHostTimer,
+    .clGetKernelSubGroupInfo = clGetKernelSubGroupInfo,
+    .clSetDefaultDeviceCommandQueue = clSetDefaultDeviceCommandQueue,
+    /* OpenCL 2.2 */
+    .clSetProgramReleaseCallback = clSetProgramReleaseCallback,
+    .clSetProgramSpecializationConstant = clSetProgramSpecializationConstant,
+    /* OpenCL 3.0 entry points cpucl already has */
+    .clCreateBufferWithProperties = clCreateBufferWithProperties,
+    .clCreateImageWithProperties = clCreateImageWithProperties,
+    .clSetContextDestructorCallback = clSetContextDestructorCallback,
+};
+
+static const struct {
+    const char *name;
+    void *address;
+} extension_functions[] = {
+    {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+};
+
+API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof extension_functions / sizeof extension_functions[0]; i++)
+        if (!strcmp(name, extension_functions[i].name))
+            return extension_functions[i].address;
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY void *CL_API_CALL
+clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name)
+{
+    if (!api_valid_platform(platform))
+        return NULL;
+    return clGetExtensionFunctionAddress(name);
+}

@@ -1,0 +1,301 @@
+/* not_offered.c - entry points of features this device does not offer yet.
+ *
+ * The device reports each of these features as absent (CL_DEVICE_IMAGE_SUPPORT
+ * is CL_FALSE, CL_DEVICE_SVM_CAPABILITIES is 0, CL_DEVICE_IL_VERSION is "",
+ * no CL_EXEC_NATIVE_KERNEL, no pipes, no on-device queues, no sub-groups), and
+ * every entry point here gives the answer the specification prescribes for
+ * such a device, after the handle checks that come first. The README's status
+ * table lists each of them as missing; each later issue replaces a group of
+ * them with the real thing.
+ */
+#include "api/api.h"
+
+static cl_int check_queue(cl_command_queue queue)
+{
+    return api_valid_queue(queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+/* --- images (5.3): no device of the context supports images --- */
+
+static void *no_image(cl_context context, cl_int *errcode_ret)
+{
+    api_set_error(errcode_ret, api_valid_context(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+              const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
+                            cl_mem_flags flags, const cl_image_format *format,
+                            const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                size_t width, size_t height, size_t row_pitch, void *host_ptr, cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                size_t width, size_t height, size_t depth, size_t row_pitch, size_t slice_pitch,
+                void *host_ptr, cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
+                           cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats)
+{
+    if (!api_valid_context(context))
+        return CL_INVALID_CONTEXT;
+    if (num_entries == 0 && formats)
+        return CL_INVALID_VALUE;
+    if (num_formats)
+        *num_formats = 0; /* the device supports no image format */
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+               void *param_value, size_t *param_value_size_ret)
+{
+    return CL_INVALID_MEM_OBJECT; /* no image object can exist */
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReadImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
+                   const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                   cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
+                    const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
+                   const size_t *dst_origin, const size_t *region, cl_uint num_events,
+                   const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *fill_color,
+                   const size_t *origin, const size_t *region, cl_uint num_events,
+                   const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
+                           const size_t *src_origin, const size_t *region, size_t dst_offset,
+                           cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                           const size_t *dst_origin, const size_t *region, cl_uint num_events,
+                           const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT;
+}
+
+API_EXPORT CL_API_ENTRY void *CL_API_CALL
+clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                  const size_t *origin, const size_t *region, size_t *row_pitch,
+                  size_t *slice_pitch, cl_uint num_events, const cl_event *wait_list,
+                  cl_event *event, cl_int *errcode_ret)
+{
+    api_set_error(errcode_ret, check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_MEM_OBJECT);
+    return NULL;
+}
+
+/* --- samplers (5.7.1): CL_INVALID_OPERATION when no device supports images --- */
+
+API_EXPORT CL_API_ENTRY cl_sampler CL_API_CALL
+clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode,
+                cl_filter_mode filter_mode, cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_sampler CL_API_CALL
+clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *properties,
+                              cl_int *errcode_ret)
+{
+    return no_image(context, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clRetainSampler(cl_sampler sampler)
+{
+    return CL_INVALID_SAMPLER;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler)
+{
+    return CL_INVALID_SAMPLER;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
+                 void *param_value, size_t *param_value_size_ret)
+{
+    return CL_INVALID_SAMPLER;
+}
+
+/* --- pipes (5.4): no device supports pipes --- */
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
+             cl_uint pipe_max_packets, const cl_pipe_properties *properties, cl_int *errcode_ret)
+{
+    api_set_error(errcode_ret, api_valid_context(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value,
+              size_t *param_value_size_ret)
+{
+    return CL_INVALID_MEM_OBJECT; /* no pipe object can exist */
+}
+
+/* --- shared virtual memory (5.6): CL_DEVICE_SVM_CAPABILITIES is 0 --- */
+
+API_EXPORT CL_API_ENTRY void *CL_API_CALL
+clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    return NULL; /* 5.6.1: NULL when no device of the context supports SVM */
+}
+
+API_EXPORT CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
+{
+    /* No pointer can have come from clSVMAlloc. */
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMFree(cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
+                 void (CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                 void *user_data, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src,
+                   size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
+                    size_t pattern_size, size_t size, cl_uint num_events,
+                    const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, void *svm_ptr,
+                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMUnmap(cl_command_queue queue, void *svm_ptr, cl_uint num_events,
+                  const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMigrateMem(cl_command_queue queue, cl_uint num_svm_pointers,
+                       const void **svm_pointers, const size_t *sizes,
+                       cl_mem_migration_flags flags, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
+                    const void *param_value)
+{
+    /* Every cl_kernel_exec_info of 2.2 is about SVM. */
+    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+
+/* --- native kernels (5.10): the device lacks CL_EXEC_NATIVE_KERNEL --- */
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void *), void *args,
+                      size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                      const void **args_mem_loc, cl_uint num_events, const cl_event *wait_list,
+                      cl_event *event)
+{
+    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
+}
+
+/* --- intermediate language (5.8.1): CL_DEVICE_IL_VERSION is "" --- */
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
+{
+    cl_int err = !api_valid_context(context) ? CL_INVALID_CONTEXT
+                 : (!il || !length)          ? CL_INVALID_VALUE
+                                             : CL_INVALID_OPERATION;
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+/* --- sub-groups (5.9.3): CL_DEVICE_MAX_NUM_SUB_GROUPS is 0 --- */
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                        size_t input_value_size, const void *input_value,
+                        size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+}
+
+/* --- on-device queues (5.1): CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0 --- */
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                               cl_command_queue command_queue)
+{
+    if (!api_valid_context(context))
+        return CL_INVALID_CONTEXT;
+    if (!api_valid_device(device))
+        return CL_INVALID_DEVICE;
+    return CL_INVALID_OPERATION;
+}

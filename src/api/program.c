@@ -1,0 +1,375 @@
+/* program.c - program objects and building them (API spec 5.8). */
+#include <stdlib.h>
+
+#include "api/api.h"
+
+static cl_program new_program(cl_context context, char *source)
+{
+    cl_program program = rt_object_create(RT_PROGRAM, sizeof *program);
+    if (!program)
+        return NULL;
+    pthread_mutex_init(&program->lock, NULL);
+    program->context = context;
+    rt_object_hold(RT_OBJ(context));
+    program->source = source;
+    program->build_status = CL_BUILD_NONE;
+    return program;
+}
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                          const size_t *lengths, cl_int *errcode_ret)
+{
+    if (!api_valid_context(context)) {
+        api_set_error(errcode_ret, CL_INVALID_CONTEXT);
+        return NULL;
+    }
+    if (count == 0 || !strings) {
+        api_set_error(errcode_ret, CL_INVALID_VALUE);
+        return NULL;
+    }
+    size_t total = 0;
+    for (cl_uint i = 0; i < count; i++) {
+        if (!strings[i]) {
+            api_set_error(errcode_ret, CL_INVALID_VALUE);
+            return NULL;
+        }
+        /* 5.8.1: a length of 0 means the string is NUL-terminated. */
+        total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+    }
+    char *source = malloc(total + 1);
+    if (!source) {
+        api_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    size_t at = 0;
+    for (cl_uint i = 0; i < count; i++) {
+        size_t n = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+        memcpy(source + at, strings[i], n);
+        at += n;
+    }
+    source[at] = 0;
+    cl_program program = new_program(context, source);
+    if (!program) {
+        free(source);
+        api_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    api_set_error(errcode_ret, CL_SUCCESS);
+    return program;
+}
+
+static int context_has_device(cl_context context, cl_device_id device)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            return 1;
+    return 0;
+}
+
+static cl_int check_device_list(cl_context context, cl_uint num_devices,
+                                const cl_device_id *device_list)
+{
+    if ((num_devices == 0) != (device_list == NULL))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!api_valid_device(device_list[i]) || !context_has_device(context, device_list[i]))
+            return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                          const size_t *lengths, const unsigned char **binaries,
+                          cl_int *binary_status, cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!api_valid_context(context)) {
+        err = CL_INVALID_CONTEXT;
+        goto fail;
+    }
+    if (!device_list || num_devices == 0) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    if ((err = check_device_list(context, num_devices, device_list)))
+        goto fail;
+    if (!lengths || !binaries) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    for (cl_uint i = 0; i < num_devices; i++) {
+        if (!lengths[i] || !binaries[i]) {
+            if (binary_status)
+                binary_status[i] = CL_INVALID_VALUE;
+            err = CL_INVALID_VALUE;
+            goto fail;
+        }
+    }
+    /* cpucl has not defined a program binary format yet (it never returns
+     * one from CL_PROGRAM_BINARIES), so no binary is one it can load. */
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (binary_status)
+            binary_status[i] = CL_INVALID_BINARY;
+    err = CL_INVALID_BINARY;
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                  const cl_device_id *device_list, const char *kernel_names,
+                                  cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!api_valid_context(context))
+        err = CL_INVALID_CONTEXT;
+    else if (!device_list || num_devices == 0 || !kernel_names)
+        err = CL_INVALID_VALUE;
+    else if ((err = check_device_list(context, num_devices, device_list)) == CL_SUCCESS)
+        err = CL_INVALID_VALUE; /* 5.8.1: the device lists no built-in kernels */
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    rt_object_retain(RT_OBJ(program));
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    rt_object_release(RT_OBJ(program));
+    return CL_SUCCESS;
+}
+
+static char *join_kernel_names(const struct cc_program *built)
+{
+    size_t total = 1;
+    unsigned n = cc_program_num_kernels(built);
+    for (unsigned i = 0; i < n; i++)
+        total += strlen(cc_program_kernel(built, i)->name) + 1;
+    char *names = malloc(total);
+    if (!names)
+        return NULL;
+    names[0] = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            strcat(names, ";");
+        strcat(names, cc_program_kernel(built, i)->name);
+    }
+    return names;
+}
+
+/* 5.8.4.7 and OpenCL C 2.0: non-uniform work-groups exist for programs
+ * built as OpenCL C 2.0 unless -cl-uniform-work-group-size is given. */
+static bool allows_non_uniform(const char *options)
+{
+    if (!options || strstr(options, "-cl-uniform-work-group-size"))
+        return false;
+    return strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
+           strstr(options, "-cl-std=cl2.0");
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+               const char *options, void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+               void *user_data)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    cl_int err = check_device_list(program->context, num_devices, device_list);
+    if (err)
+        return err;
+    if (!pfn_notify && user_data)
+        return CL_INVALID_VALUE;
+    if (!program->source)
+        return CL_INVALID_BINARY;
+
+    pthread_mutex_lock(&program->lock);
+    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
+        pthread_mutex_unlock(&program->lock);
+        return CL_INVALID_OPERATION;
+    }
+    program->build_status = CL_BUILD_IN_PROGRESS;
+    pthread_mutex_unlock(&program->lock);
+
+    char *log = NULL, *names = NULL;
+    char *options_copy = strdup(options ? options : "");
+    struct cc_program *built = NULL;
+    err = options_copy ? cc_build(program->source, options_copy, &log, &built)
+                       : CL_OUT_OF_HOST_MEMORY;
+    if (!err && !(names = join_kernel_names(built)))
+        err = CL_OUT_OF_HOST_MEMORY;
+
+    pthread_mutex_lock(&program->lock);
+    if (program->built)
+        cc_program_free(program->built);
+    free(program->build_log);
+    free(program->build_options);
+    free(program->kernel_names);
+    program->built = err ? NULL : built;
+    program->kernel_names = err ? NULL : names;
+    program->build_log = log;
+    program->build_options = options_copy;
+    program->build_status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+    program->non_uniform = allows_non_uniform(options_copy);
+    pthread_mutex_unlock(&program->lock);
+    if (err) {
+        if (built)
+            cc_program_free(built);
+        free(names);
+    }
+
+    /* 5.8.2: with a callback the build may be asynchronous; this one is
+     * done, so the callback runs now. */
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    if (err == CL_INVALID_BUILD_OPTIONS || err == CL_OUT_OF_HOST_MEMORY)
+        return err;
+    return err ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)
+{
+    /* 5.8.6: a hint that the compiler may be unloaded; LLVM stays loaded
+     * because later builds would need it again. */
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform)
+{
+    if (!api_valid_platform(platform))
+        return CL_INVALID_PLATFORM;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
+                 void *param_value, size_t *param_value_size_ret)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    cl_context context = program->context;
+    cl_int err;
+    switch (param_name) {
+    case CL_PROGRAM_REFERENCE_COUNT: {
+        cl_uint count = atomic_load(&program->obj.refcount);
+        return API_INFO(count);
+    }
+    case CL_PROGRAM_CONTEXT:
+        return API_INFO(program->context);
+    case CL_PROGRAM_NUM_DEVICES:
+        return API_INFO(context->num_devices);
+    case CL_PROGRAM_DEVICES:
+        return api_info(param_value_size, param_value, param_value_size_ret, context->devices,
+                        context->num_devices * sizeof(cl_device_id));
+    case CL_PROGRAM_SOURCE:
+        return API_INFO_STRING(program->source ? program->source : "");
+    case CL_PROGRAM_IL:
+        return api_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
+    case CL_PROGRAM_BINARY_SIZES:
+    case CL_PROGRAM_BINARIES: {
+        /* No binary format yet: every device's binary is empty (size 0), so
+         * CL_PROGRAM_BINARIES has nothing to copy into the caller's arrays. */
+        size_t size = context->num_devices * sizeof(size_t);
+        if (param_value && param_value_size < size)
+            return CL_INVALID_VALUE;
+        if (param_value && param_name == CL_PROGRAM_BINARY_SIZES)
+            memset(param_value, 0, size);
+        if (param_value_size_ret)
+            *param_value_size_ret = size;
+        return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+    case CL_PROGRAM_KERNEL_NAMES:
+        pthread_mutex_lock(&program->lock);
+        if (!program->built) {
+            err = CL_INVALID_PROGRAM_EXECUTABLE;
+        } else if (param_name == CL_PROGRAM_NUM_KERNELS) {
+            size_t n = cc_program_num_kernels(program->built);
+            err = API_INFO(n);
+        } else {
+            err = API_INFO_STRING(program->kernel_names);
+        }
+        pthread_mutex_unlock(&program->lock);
+        return err;
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+        cl_bool no = CL_FALSE; /* OpenCL C has no constructors */
+        return API_INFO(no);
+    }
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name,
+                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    if (!api_valid_device(device) || !context_has_device(program->context, device))
+        return CL_INVALID_DEVICE;
+    cl_int err;
+    pthread_mutex_lock(&program->lock);
+    switch (param_name) {
+    case CL_PROGRAM_BUILD_STATUS:
+        err = API_INFO(program->build_status);
+        break;
+    case CL_PROGRAM_BUILD_OPTIONS:
+        err = API_INFO_STRING(program->build_options ? program->build_options : "");
+        break;
+    case CL_PROGRAM_BUILD_LOG:
+        err = API_INFO_STRING(program->build_log ? program->build_log : "");
+        break;
+    case CL_PROGRAM_BINARY_TYPE: {
+        cl_program_binary_type type =
+            program->built ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+        err = API_INFO(type);
+        break;
+    }
+    default:
+        err = CL_INVALID_VALUE;
+    }
+    pthread_mutex_unlock(&program->lock);
+    return err;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramReleaseCallback(cl_program program,
+                            void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    if (!pfn_notify)
+        return CL_INVALID_VALUE;
+    struct rt_callback *callback = calloc(1, sizeof *callback);
+    if (!callback)
+        return CL_OUT_OF_HOST_MEMORY;
+    callback->fn = (void (CL_CALLBACK *)())pfn_notify;
+    callback->user_data = user_data;
+    pthread_mutex_lock(&program->lock);
+    callback->next = program->release_callbacks;
+    program->release_callbacks = callback;
+    pthread_mutex_unlock(&program->lock);
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size,
+                                   const void *spec_value)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    /* 5.8.3: only programs created from IL have specialization constants,
+     * and cpucl does not take IL yet. */
+    return CL_INVALID_PROGRAM;
+}

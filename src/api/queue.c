@@ -1,0 +1,178 @@
+/* queue.c - command queues (API spec 5.1), clFlush and clFinish. */
+#include <stdlib.h>
+
+#include "api/api.h"
+
+static const cl_command_queue_properties host_queue_properties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+static int context_has_device(cl_context context, cl_device_id device)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            return 1;
+    return 0;
+}
+
+static cl_command_queue create_queue(cl_context context, cl_device_id device,
+                                     cl_command_queue_properties properties,
+                                     const cl_queue_properties *list, size_t list_count,
+                                     cl_int *errcode_ret)
+{
+    if (!api_valid_context(context)) {
+        api_set_error(errcode_ret, CL_INVALID_CONTEXT);
+        return NULL;
+    }
+    if (!api_valid_device(device) || !context_has_device(context, device)) {
+        api_set_error(errcode_ret, CL_INVALID_DEVICE);
+        return NULL;
+    }
+    if (properties & ~(host_queue_properties | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
+        api_set_error(errcode_ret, CL_INVALID_VALUE);
+        return NULL;
+    }
+    /* 5.1: on-device queues need out-of-order mode; cpucl does not offer
+     * device-side enqueue yet (CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0). */
+    if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
+        int valid = (properties & CL_QUEUE_ON_DEVICE) &&
+                    (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        api_set_error(errcode_ret, valid ? CL_INVALID_QUEUE_PROPERTIES : CL_INVALID_VALUE);
+        return NULL;
+    }
+    cl_queue_properties *list_copy = NULL;
+    if (list_count) {
+        list_copy = malloc(list_count * sizeof *list);
+        if (!list_copy)
+            goto oom;
+        memcpy(list_copy, list, list_count * sizeof *list);
+    }
+    cl_command_queue queue = rt_object_create(RT_QUEUE, sizeof *queue);
+    if (!queue) {
+        free(list_copy);
+        goto oom;
+    }
+    queue->property_list = list_copy;
+    queue->num_property_list = list_count;
+    queue->context = context;
+    queue->device = device;
+    queue->properties = properties;
+    pthread_mutex_init(&queue->lock, NULL);
+    pthread_cond_init(&queue->idle, NULL);
+    rt_object_hold(RT_OBJ(context));
+    rt_object_hold(RT_OBJ(device));
+    api_set_error(errcode_ret, CL_SUCCESS);
+    return queue;
+oom:
+    api_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueue(cl_context context, cl_device_id device,
+                     cl_command_queue_properties properties, cl_int *errcode_ret)
+{
+    return create_queue(context, device, properties, NULL, 0, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                   const cl_queue_properties *properties, cl_int *errcode_ret)
+{
+    cl_command_queue_properties flags = 0;
+    size_t n = 0;
+    int seen_flags = 0, seen_size = 0;
+    for (; properties && properties[n]; n += 2) {
+        switch (properties[n]) {
+        case CL_QUEUE_PROPERTIES:
+            if (seen_flags++)
+                goto invalid;
+            flags = (cl_command_queue_properties)properties[n + 1];
+            break;
+        case CL_QUEUE_SIZE:
+            if (seen_size++)
+                goto invalid;
+            break;
+        default:
+            goto invalid;
+        }
+    }
+    /* 5.1: CL_QUEUE_SIZE is for device queues only. */
+    if (seen_size && !(flags & CL_QUEUE_ON_DEVICE))
+        goto invalid;
+    return create_queue(context, device, flags, properties, properties ? n + 1 : 0, errcode_ret);
+invalid:
+    if (!api_valid_context(context))
+        api_set_error(errcode_ret, CL_INVALID_CONTEXT);
+    else if (!api_valid_device(device) || !context_has_device(context, device))
+        api_set_error(errcode_ret, CL_INVALID_DEVICE);
+    else
+        api_set_error(errcode_ret, CL_INVALID_VALUE);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    rt_object_retain(RT_OBJ(queue));
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    /* 5.1: clReleaseCommandQueue performs an implicit flush; commands here
+     * are submitted as soon as they are enqueued, so nothing is left to do. */
+    rt_object_release(RT_OBJ(queue));
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name,
+                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    switch (param_name) {
+    case CL_QUEUE_CONTEXT:
+        return API_INFO(queue->context);
+    case CL_QUEUE_DEVICE:
+        return API_INFO(queue->device);
+    case CL_QUEUE_REFERENCE_COUNT: {
+        cl_uint count = atomic_load(&queue->obj.refcount);
+        return API_INFO(count);
+    }
+    case CL_QUEUE_PROPERTIES:
+        return API_INFO(queue->properties);
+    case CL_QUEUE_PROPERTIES_ARRAY:
+        return api_info(param_value_size, param_value, param_value_size_ret, queue->property_list,
+                        queue->num_property_list * sizeof(cl_queue_properties));
+    case CL_QUEUE_SIZE:
+        /* 5.1: only device queues have a size. */
+        return CL_INVALID_COMMAND_QUEUE;
+    case CL_QUEUE_DEVICE_DEFAULT: {
+        cl_command_queue none = NULL;
+        return API_INFO(none);
+    }
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue queue)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    /* Commands go to the device as soon as they are ready; there is no
+     * batch to push. */
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue queue)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    rt_queue_finish(queue);
+    return CL_SUCCESS;
+}

@@ -1,0 +1,109 @@
+/* compiler.h - the whole interface of src/compiler.
+ *
+ * The compiler turns OpenCL C source into native work-group functions. It
+ * knows nothing of queues, events or cl_mem: the runtime hands it text and
+ * options and gets back a cc_program, a table of kernels, each with its
+ * argument layout and one entry point that runs a whole work-group.
+ *
+ * Calling convention of a work-group function (the ABI shared between the
+ * generated code and src/devices/cpu):
+ *
+ *   void wg(const void *arg_block, struct cc_wg_state *state);
+ *
+ * arg_block holds the kernel's arguments at the offsets given by
+ * cc_arg_info.offset: for CC_ARG_BUFFER the data pointer (void *), for
+ * CC_ARG_VALUE the argument's bytes, for CC_ARG_LOCAL a size_t offset into
+ * the work-group's local arena (state->local_mem). Kernel-scope __local
+ * variables occupy the first cc_kernel_info.local_mem_size bytes of the
+ * arena; the runtime places __local arguments after them.
+ */
+#ifndef CPUCL_COMPILER_H
+#define CPUCL_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300 /* 2.2 plus the few 3.0 names cpucl answers */
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Per-work-group state. The layout is ABI: the generated code reads these
+ * fields at fixed offsets, so change both sides together. */
+struct cc_wg_state {
+    size_t group_id[3];
+    size_t local_size[3];          /* of this group (smaller in the last group of a non-uniform range) */
+    size_t enqueued_local_size[3];
+    size_t global_size[3];
+    size_t global_offset[3];
+    size_t num_groups[3];
+    uint32_t work_dim;
+    uint32_t reserved;
+    char *local_mem;               /* this worker's local arena */
+};
+
+typedef void (*cc_wg_fn)(const void *arg_block, struct cc_wg_state *state);
+
+enum cc_arg_kind {
+    CC_ARG_BUFFER,  /* __global or __constant pointer: a cl_mem (or NULL) */
+    CC_ARG_LOCAL,   /* __local pointer: clSetKernelArg gives a size, value NULL */
+    CC_ARG_VALUE,   /* scalar, vector or struct passed by value */
+    CC_ARG_IMAGE,
+    CC_ARG_SAMPLER,
+    CC_ARG_PIPE,
+    CC_ARG_QUEUE,
+};
+
+struct cc_arg_info {
+    enum cc_arg_kind kind;
+    cl_kernel_arg_address_qualifier address_qualifier;
+    cl_kernel_arg_access_qualifier access_qualifier;
+    cl_kernel_arg_type_qualifier type_qualifier;
+    size_t size;          /* CC_ARG_VALUE: bytes clSetKernelArg must pass; others: slot size */
+    size_t offset;        /* offset of the slot in the argument block */
+    char *type_name;      /* as in kernel_arg_type metadata, e.g. "float4*" */
+    char *name;           /* NULL when built without -cl-kernel-arg-info */
+};
+
+struct cc_kernel_info {
+    char *name;
+    unsigned num_args;
+    struct cc_arg_info *args;
+    size_t arg_block_size;
+    size_t reqd_work_group_size[3];   /* all 0 when the attribute is absent */
+    size_t work_group_size_hint[3];   /* all 0 when absent */
+    char *attributes;                 /* CL_KERNEL_ATTRIBUTES text, "" when none */
+    size_t local_mem_size;            /* kernel-scope __local variables, bytes */
+    size_t private_mem_size;          /* estimate of per-work-item private memory */
+    cc_wg_fn wg;                      /* NULL only while building */
+};
+
+struct cc_program;  /* opaque: JITed code and its kernel table */
+
+/* Builds source with the OpenCL build options of API spec 5.8.4.
+ * Returns CL_SUCCESS, CL_INVALID_BUILD_OPTIONS (unknown or malformed option,
+ * *log says which), CL_BUILD_PROGRAM_FAILURE (*log holds Clang's diagnostics
+ * or the reason), or CL_OUT_OF_HOST_MEMORY. *log is always set (maybe ""),
+ * malloc'd, owned by the caller. Thread safe: builds may run concurrently. */
+cl_int cc_build(const char *source, const char *options, char **log,
+                struct cc_program **out);
+
+unsigned cc_program_num_kernels(const struct cc_program *program);
+const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program,
+                                               unsigned index);
+/* NULL when the program has no kernel of that name. */
+const struct cc_kernel_info *cc_program_find_kernel(const struct cc_program *program,
+                                                    const char *name);
+/* Frees the code and the kernel table; no wg function may run afterwards. */
+void cc_program_free(struct cc_program *program);
+
+/* Facts about the host the device layer reports (from LLVM). */
+const char *cc_host_cpu_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,114 @@
+/* cpu.h - the whole interface of the CPU device backend.
+ *
+ * The runtime turns each ready command into a cpu_job and hands it over with
+ * cpu_submit(). The device splits a job into pieces (work-group chunks of a
+ * kernel, byte ranges of a copy or fill) that its pinned worker threads take
+ * from a shared counter, so every core works on the oldest job first and a
+ * large job keeps all of them busy. The device never looks at cl_mem, events
+ * or queues: it calls job->on_start once before the first piece runs and
+ * job->on_done once after the last piece has finished.
+ */
+#ifndef CPUCL_DEVICES_CPU_H
+#define CPUCL_DEVICES_CPU_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/compiler.h"
+
+struct cpu_topology {
+    unsigned cores;            /* physical cores the device uses: one worker each */
+    unsigned numa_nodes;
+    uint64_t global_mem_size;  /* bytes of RAM */
+    uint64_t l1d_cache_size;   /* bytes, per core */
+    uint64_t l2_cache_size;
+    uint64_t l3_cache_size;    /* the last level, shared */
+    unsigned cache_line;       /* bytes */
+    unsigned clock_mhz;        /* max frequency, 0 when unknown */
+    char name[128];            /* processor model name */
+    char vendor[64];
+};
+
+enum cpu_job_kind {
+    CPU_JOB_KERNEL,   /* run work-groups of a kernel */
+    CPU_JOB_COPY,     /* memmove-safe copy of rows */
+    CPU_JOB_FILL,     /* repeat a pattern */
+    CPU_JOB_CALL,     /* one call of a host function on a worker */
+};
+
+struct cpu_kernel_launch {
+    cc_wg_fn wg;
+    const void *arg_block;
+    uint32_t work_dim;
+    size_t global_offset[3];
+    size_t global_size[3];
+    size_t local_size[3];      /* enqueued local size */
+    size_t local_mem_size;     /* arena bytes a work-group needs */
+};
+
+/* A 3D byte-region copy: rows of `row_bytes`, region[1] rows a slice,
+ * region[2] slices. Plain copies use region {size, 1, 1}. */
+struct cpu_copy {
+    char *dst;
+    const char *src;
+    size_t row_bytes;
+    size_t rows, slices;
+    size_t dst_row_pitch, dst_slice_pitch;
+    size_t src_row_pitch, src_slice_pitch;
+};
+
+struct cpu_fill {
+    char *dst;
+    size_t size;               /* a multiple of pattern_size */
+    size_t pattern_size;       /* 1..128 */
+    unsigned char pattern[128];
+};
+
+struct cpu_call {
+    void (*fn)(void *arg);
+    void *arg;
+};
+
+struct cpu_job {
+    enum cpu_job_kind kind;
+    union {
+        struct cpu_kernel_launch kernel;
+        struct cpu_copy copy;
+        struct cpu_fill fill;
+        struct cpu_call call;
+    } u;
+    /* Called on a worker (or the submitting thread): before the first piece
+     * and after the last. `status` is CL_SUCCESS or a negative error. */
+    void (*on_start)(void *context);
+    void (*on_done)(void *context, int status);
+    void *context;
+
+    /* Owned by the device from cpu_submit() until on_done. */
+    struct cpu_job *next;
+    size_t pieces;
+    size_t piece_size;
+    _Atomic size_t next_piece;
+    _Atomic size_t refs;           /* the list + each worker inside the job */
+    _Atomic int started;
+    _Atomic int status;
+};
+
+struct cpu_device;
+
+/* The machine's one CPU device; created on first use, never freed. Returns
+ * NULL only when the topology cannot be read or memory is short. */
+struct cpu_device *cpu_device_get(void);
+const struct cpu_topology *cpu_device_topology(const struct cpu_device *device);
+
+/* Largest local arena a work-group may use, bytes (CL_DEVICE_LOCAL_MEM_SIZE). */
+size_t cpu_device_local_mem_size(const struct cpu_device *device);
+
+/* Number of worker threads (CL_DEVICE_MAX_COMPUTE_UNITS). */
+unsigned cpu_device_workers(const struct cpu_device *device);
+
+/* Queues a job; returns at once. The job memory must stay valid until
+ * on_done has been called. */
+void cpu_submit(struct cpu_device *device, struct cpu_job *job);
+
+#endif

@@ -1,0 +1,386 @@
+/* pool.c - the worker threads and how they share jobs.
+ *
+ * One pinned worker a core. Jobs wait in a FIFO list guarded by `lock`; a
+ * worker takes the oldest job that still has pieces, then claims pieces from
+ * the job's atomic counter without the lock until none is left. A job is
+ * finished when its `refs` reach zero: one reference belongs to the list and
+ * one to each worker inside it, so on_done runs after the last piece and
+ * after every worker has stopped touching the job (the runtime may free it in
+ * on_done).
+ *
+ * Idle workers spin briefly before sleeping on `wake`, so a launch on a busy
+ * device starts within microseconds without burning a core when idle.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "devices/cpu/cpu.h"
+#include "devices/cpu/topology.h"
+
+#define ARENA_SIZE (256u * 1024u)
+#define SPIN_NS 50000
+#define WORKER_STACK (16u << 20)
+#define COPY_PIECE_BYTES (512u * 1024u)
+
+struct worker {
+    struct cpu_device *device;
+    unsigned index;
+    char *arena;
+    pthread_t thread;
+};
+
+struct cpu_device {
+    struct cpu_topology topology;
+    hwloc_topology_t hw;
+    unsigned num_workers;
+    struct worker *workers;
+
+    pthread_mutex_t lock;       /* guards head, tail, sleepers */
+    pthread_cond_t wake;
+    struct cpu_job *head, *tail;
+    unsigned sleepers;
+    _Atomic unsigned long submitted; /* bumped on submit: what spinners watch */
+};
+
+
+static void job_finish(struct cpu_job *job)
+{
+    if (atomic_fetch_sub(&job->refs, 1) == 1)
+        job->on_done(job->context, atomic_load(&job->status));
+}
+
+static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *worker)
+{
+    const struct cpu_kernel_launch *launch = &job->u.kernel;
+    struct cc_wg_state state;
+    size_t groups[3];
+    memset(&state, 0, sizeof state);
+    for (int d = 0; d < 3; d++) {
+        groups[d] = (launch->global_size[d] + launch->local_size[d] - 1) / launch->local_size[d];
+        state.enqueued_local_size[d] = launch->local_size[d];
+        state.global_size[d] = launch->global_size[d];
+        state.global_offset[d] = launch->global_offset[d];
+        state.num_groups[d] = groups[d];
+    }
+    state.work_dim = launch->work_dim;
+    state.local_mem = worker->arena;
+
+    size_t total = groups[0] * groups[1] * groups[2];
+    size_t first = piece * job->piece_size;
+    size_t last = first + job->piece_size < total ? first + job->piece_size : total;
+    for (size_t linear = first; linear < last; linear++) {
+        size_t g0 = linear % groups[0];
+        size_t g1 = (linear / groups[0]) % groups[1];
+        size_t g2 = linear / (groups[0] * groups[1]);
+        size_t ids[3] = {g0, g1, g2};
+        for (int d = 0; d < 3; d++) {
+            state.group_id[d] = ids[d];
+            size_t start = ids[d] * launch->local_size[d];
+            size_t rest = launch->global_size[d] - start;
+            /* 2.0 non-uniform work-groups: the last group in a dimension
+             * holds what remains. */
+            state.local_size[d] = rest < launch->local_size[d] ? rest : launch->local_size[d];
+        }
+        launch->wg(launch->arg_block, &state);
+    }
+}
+
+static void run_copy_piece(struct cpu_job *job, size_t piece)
+{
+    const struct cpu_copy *copy = &job->u.copy;
+    if (copy->rows == 1 && copy->slices == 1) {
+        size_t offset = piece * job->piece_size;
+        size_t size = copy->row_bytes - offset < job->piece_size ? copy->row_bytes - offset
+                                                                 : job->piece_size;
+        memmove(copy->dst + offset, copy->src + offset, size);
+        return;
+    }
+    size_t total_rows = copy->rows * copy->slices;
+    size_t first = piece * job->piece_size;
+    size_t last = first + job->piece_size < total_rows ? first + job->piece_size : total_rows;
+    for (size_t r = first; r < last; r++) {
+        size_t row = r % copy->rows, slice = r / copy->rows;
+        memmove(copy->dst + slice * copy->dst_slice_pitch + row * copy->dst_row_pitch,
+                copy->src + slice * copy->src_slice_pitch + row * copy->src_row_pitch,
+                copy->row_bytes);
+    }
+}
+
+static void run_fill_piece(struct cpu_job *job, size_t piece)
+{
+    const struct cpu_fill *fill = &job->u.fill;
+    size_t offset = piece * job->piece_size;
+    size_t size = fill->size - offset < job->piece_size ? fill->size - offset : job->piece_size;
+    char *dst = fill->dst + offset;
+    if (fill->pattern_size == 1) {
+        memset(dst, fill->pattern[0], size);
+        return;
+    }
+    /* piece_size is a multiple of pattern_size, so every piece starts on a
+     * pattern boundary. Write one pattern, then double what is written. */
+    size_t done = fill->pattern_size < size ? fill->pattern_size : size;
+    memcpy(dst, fill->pattern, done);
+    while (done < size) {
+        size_t n = done < size - done ? done : size - done;
+        memcpy(dst + done, dst, n);
+        done += n;
+    }
+}
+
+static void run_piece(struct cpu_job *job, size_t piece, struct worker *worker)
+{
+    switch (job->kind) {
+    case CPU_JOB_KERNEL: run_kernel_piece(job, piece, worker); break;
+    case CPU_JOB_COPY: run_copy_piece(job, piece); break;
+    case CPU_JOB_FILL: run_fill_piece(job, piece); break;
+    case CPU_JOB_CALL: job->u.call.fn(job->u.call.arg); break;
+    }
+}
+
+/* Takes a reference on the oldest job that has pieces left, or NULL. Jobs
+ * found exhausted leave the list; their list reference is dropped after the
+ * lock is released, because on_done may submit new jobs. */
+static struct cpu_job *take_job(struct cpu_device *device)
+{
+    struct cpu_job *retired = NULL, *job;
+    pthread_mutex_lock(&device->lock);
+    while ((job = device->head) != NULL) {
+        if (atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces) {
+            atomic_fetch_add(&job->refs, 1);
+            break;
+        }
+        device->head = job->next;
+        if (!device->head)
+            device->tail = NULL;
+        job->next = retired;
+        retired = job;
+    }
+    pthread_mutex_unlock(&device->lock);
+    while (retired) {
+        struct cpu_job *next = retired->next;
+        job_finish(retired);
+        retired = next;
+    }
+    return job;
+}
+
+static void work_on(struct cpu_job *job, struct worker *worker)
+{
+    int expected = 0;
+    if (job->on_start && atomic_compare_exchange_strong(&job->started, &expected, 1))
+        job->on_start(job->context);
+    for (;;) {
+        size_t piece = atomic_fetch_add(&job->next_piece, 1);
+        if (piece >= job->pieces)
+            break;
+        run_piece(job, piece, worker);
+    }
+    job_finish(job);
+}
+
+static long elapsed_ns(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *worker = arg;
+    struct cpu_device *device = worker->device;
+    unsigned long seen = atomic_load(&device->submitted);
+
+    for (;;) {
+        struct cpu_job *job = take_job(device);
+        if (job) {
+            work_on(job, worker);
+            continue;
+        }
+        /* Nothing to do: spin a little, then sleep until a submit. */
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        while (atomic_load_explicit(&device->submitted, memory_order_acquire) == seen &&
+               elapsed_ns(&start) < SPIN_NS)
+            __builtin_ia32_pause();
+        pthread_mutex_lock(&device->lock);
+        while (!device->head && atomic_load(&device->submitted) == seen) {
+            device->sleepers++;
+            pthread_cond_wait(&device->wake, &device->lock);
+            device->sleepers--;
+        }
+        seen = atomic_load(&device->submitted);
+        pthread_mutex_unlock(&device->lock);
+    }
+    return NULL;
+}
+
+static void pin_worker(struct cpu_device *device, struct worker *worker)
+{
+    hwloc_obj_t core = hwloc_get_obj_by_type(device->hw, HWLOC_OBJ_CORE, worker->index);
+    if (!core)
+        core = hwloc_get_obj_by_type(device->hw, HWLOC_OBJ_PU, worker->index);
+    if (core && core->cpuset)
+        hwloc_set_thread_cpubind(device->hw, worker->thread, core->cpuset, 0);
+}
+
+static struct cpu_device *device_create(void)
+{
+    struct cpu_device *device = calloc(1, sizeof *device);
+    if (!device)
+        return NULL;
+    if (cpu_topology_read(&device->topology, &device->hw) != 0) {
+        free(device);
+        return NULL;
+    }
+    const char *env = getenv("CPUCL_WORKERS");
+    device->num_workers = device->topology.cores;
+    if (env && atoi(env) > 0)
+        device->num_workers = (unsigned)atoi(env);
+    pthread_mutex_init(&device->lock, NULL);
+    pthread_cond_init(&device->wake, NULL);
+    device->workers = calloc(device->num_workers, sizeof *device->workers);
+    if (!device->workers)
+        goto fail;
+
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, WORKER_STACK);
+    for (unsigned i = 0; i < device->num_workers; i++) {
+        struct worker *worker = &device->workers[i];
+        worker->device = device;
+        worker->index = i;
+        worker->arena = aligned_alloc(128, ARENA_SIZE);
+        if (!worker->arena ||
+            pthread_create(&worker->thread, &attr, worker_main, worker) != 0) {
+            /* Fewer workers than cores still works. */
+            free(worker->arena);
+            device->num_workers = i;
+            break;
+        }
+        if (device->num_workers <= device->topology.cores)
+            pin_worker(device, worker);
+    }
+    pthread_attr_destroy(&attr);
+    if (device->num_workers == 0)
+        goto fail;
+    return device;
+fail:
+    free(device->workers);
+    hwloc_topology_destroy(device->hw);
+    free(device);
+    return NULL;
+}
+
+static struct cpu_device *the_device;
+static pthread_once_t device_once = PTHREAD_ONCE_INIT;
+
+static void device_init(void)
+{
+    the_device = device_create();
+}
+
+struct cpu_device *cpu_device_get(void)
+{
+    pthread_once(&device_once, device_init);
+    return the_device;
+}
+
+const struct cpu_topology *cpu_device_topology(const struct cpu_device *device)
+{
+    return &device->topology;
+}
+
+size_t cpu_device_local_mem_size(const struct cpu_device *device)
+{
+    return ARENA_SIZE;
+}
+
+unsigned cpu_device_workers(const struct cpu_device *device)
+{
+    return device->num_workers;
+}
+
+static void split(struct cpu_device *device, struct cpu_job *job)
+{
+    size_t workers = device->num_workers;
+    switch (job->kind) {
+    case CPU_JOB_KERNEL: {
+        const struct cpu_kernel_launch *launch = &job->u.kernel;
+        size_t total = 1;
+        for (int d = 0; d < 3; d++)
+            total *= (launch->global_size[d] + launch->local_size[d] - 1) / launch->local_size[d];
+        /* Enough chunks that an uneven kernel still balances, few enough
+         * that the shared counter is not a hot spot. */
+        size_t chunk = total / (workers * 16);
+        job->piece_size = chunk ? chunk : 1;
+        job->pieces = (total + job->piece_size - 1) / job->piece_size;
+        break;
+    }
+    case CPU_JOB_COPY: {
+        const struct cpu_copy *copy = &job->u.copy;
+        if (copy->rows == 1 && copy->slices == 1) {
+            size_t size = copy->row_bytes;
+            size_t pieces = size / COPY_PIECE_BYTES;
+            if (pieces > workers * 4)
+                pieces = workers * 4;
+            if (pieces == 0)
+                pieces = 1;
+            job->piece_size = (size + pieces - 1) / pieces;
+            job->pieces = size ? (size + job->piece_size - 1) / job->piece_size : 0;
+        } else {
+            size_t rows = copy->rows * copy->slices;
+            size_t rows_a_piece = COPY_PIECE_BYTES / (copy->row_bytes ? copy->row_bytes : 1);
+            job->piece_size = rows_a_piece ? rows_a_piece : 1;
+            job->pieces = (rows + job->piece_size - 1) / job->piece_size;
+        }
+        break;
+    }
+    case CPU_JOB_FILL: {
+        const struct cpu_fill *fill = &job->u.fill;
+        size_t patterns = fill->size / fill->pattern_size;
+        size_t pieces = fill->size / COPY_PIECE_BYTES;
+        if (pieces > workers * 4)
+            pieces = workers * 4;
+        if (pieces == 0)
+            pieces = 1;
+        size_t patterns_a_piece = (patterns + pieces - 1) / pieces;
+        job->piece_size = (patterns_a_piece ? patterns_a_piece : 1) * fill->pattern_size;
+        job->pieces = fill->size ? (fill->size + job->piece_size - 1) / job->piece_size : 0;
+        break;
+    }
+    case CPU_JOB_CALL:
+        job->piece_size = 1;
+        job->pieces = 1;
+        break;
+    }
+}
+
+void cpu_submit(struct cpu_device *device, struct cpu_job *job)
+{
+    split(device, job);
+    job->next = NULL;
+    atomic_store(&job->next_piece, 0);
+    atomic_store(&job->started, 0);
+    atomic_store(&job->status, 0);
+    if (job->pieces == 0) {
+        if (job->on_start)
+            job->on_start(job->context);
+        job->on_done(job->context, 0);
+        return;
+    }
+    atomic_store(&job->refs, 1); /* the list's reference */
+    pthread_mutex_lock(&device->lock);
+    if (device->tail)
+        device->tail->next = job;
+    else
+        device->head = job;
+    device->tail = job;
+    atomic_fetch_add_explicit(&device->submitted, 1, memory_order_release);
+    if (device->sleepers)
+        pthread_cond_broadcast(&device->wake);
+    pthread_mutex_unlock(&device->lock);
+}

@@ -1,0 +1,194 @@
+/* command.c - from enqueue to completion: dependencies, submission to the
+ * device, and the release of everything a command held. */
+#include <stdlib.h>
+
+#include "runtime/command.h"
+
+int rt_event_add_dependent(cl_event event, struct rt_command *command);
+void rt_command_dependency_done(struct rt_command *command);
+
+struct rt_command *rt_command_create(cl_command_queue queue, cl_command_type type)
+{
+    struct rt_command *command = calloc(1, sizeof *command);
+    if (!command)
+        return NULL;
+    command->event = rt_event_create(queue->context, queue, type, CL_QUEUED);
+    if (!command->event) {
+        free(command);
+        return NULL;
+    }
+    command->queue = queue;
+    rt_object_hold(RT_OBJ(queue));
+    return command;
+}
+
+void rt_command_use_mem(struct rt_command *command, cl_mem mem)
+{
+    for (int i = 0; i < RT_COMMAND_MAX_MEMS; i++) {
+        if (!command->mems[i]) {
+            command->mems[i] = mem;
+            rt_object_hold(RT_OBJ(mem));
+            return;
+        }
+    }
+}
+
+static void command_free(struct rt_command *command)
+{
+    for (int i = 0; i < RT_COMMAND_MAX_MEMS; i++)
+        if (command->mems[i])
+            rt_object_unhold(RT_OBJ(command->mems[i]));
+    for (unsigned i = 0; i < command->num_kernel_mems; i++)
+        rt_object_unhold(RT_OBJ(command->kernel_mems[i]));
+    free(command->kernel_mems);
+    if (command->kernel)
+        rt_object_unhold(RT_OBJ(command->kernel));
+    free(command->owned);
+    rt_object_unhold(RT_OBJ(command->queue));
+    if (command->event)
+        rt_object_unhold(RT_OBJ(command->event));
+    free(command);
+}
+
+void rt_command_discard(struct rt_command *command)
+{
+    /* The event was never given out: drop the application reference too. */
+    rt_object_release(RT_OBJ(command->event));
+    command->event = NULL;
+    command_free(command);
+}
+
+static void command_started(void *context)
+{
+    struct rt_command *command = context;
+    rt_event_set_status(command->event, CL_RUNNING);
+}
+
+static void command_done(void *context, int status)
+{
+    struct rt_command *command = context;
+    cl_command_queue queue = command->queue;
+
+    rt_event_set_status(command->event, status ? status : CL_COMPLETE);
+    pthread_mutex_lock(&queue->lock);
+    if (--queue->outstanding == 0)
+        pthread_cond_broadcast(&queue->idle);
+    pthread_mutex_unlock(&queue->lock);
+    command_free(command);
+}
+
+static void command_ready(struct rt_command *command)
+{
+    if (atomic_load(&command->failed)) {
+        command_done(command, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        return;
+    }
+    rt_event_set_status(command->event, CL_SUBMITTED);
+    if (!command->has_job) {
+        command_started(command);
+        command_done(command, CL_SUCCESS);
+        return;
+    }
+    command->job.on_start = command_started;
+    command->job.on_done = command_done;
+    command->job.context = command;
+    cpu_submit(command->queue->device->cpu, &command->job);
+}
+
+void rt_command_dependency_done(struct rt_command *command)
+{
+    if (atomic_fetch_sub(&command->pending, 1) == 1)
+        command_ready(command);
+}
+
+static void wait_for(struct rt_command *command, cl_event event)
+{
+    if (event && event != command->event && rt_event_add_dependent(event, command))
+        atomic_fetch_add(&command->pending, 1);
+}
+
+/* Out-of-order bookkeeping: remembers a command issued since the last
+ * barrier, so that the next barrier can wait for it. */
+static void remember_since_barrier(cl_command_queue queue, cl_event event)
+{
+    struct rt_event_list *entry = malloc(sizeof *entry);
+    if (!entry)
+        return; /* the barrier then orders against fewer commands; see below */
+    entry->event = event;
+    entry->command = NULL;
+    entry->next = queue->since_barrier;
+    queue->since_barrier = entry;
+    rt_object_hold(RT_OBJ(event));
+}
+
+static void forget_since_barrier(cl_command_queue queue)
+{
+    while (queue->since_barrier) {
+        struct rt_event_list *next = queue->since_barrier->next;
+        rt_object_unhold(RT_OBJ(queue->since_barrier->event));
+        free(queue->since_barrier);
+        queue->since_barrier = next;
+    }
+}
+
+void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_event *wait_list,
+                        cl_event *event_out)
+{
+    cl_command_queue queue = command->queue;
+    cl_event event = command->event;
+
+    atomic_store(&command->pending, 1);
+    for (cl_uint i = 0; i < num_wait; i++)
+        wait_for(command, wait_list[i]);
+
+    pthread_mutex_lock(&queue->lock);
+    queue->outstanding++;
+    if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+        wait_for(command, queue->last);
+        if (queue->last)
+            rt_object_unhold(RT_OBJ(queue->last));
+        queue->last = event;
+        rt_object_hold(RT_OBJ(event));
+    } else if (command->is_barrier) {
+        /* 5.11: a barrier waits for every command enqueued before it. A
+         * command whose list entry could not be allocated was already
+         * ordered after the previous barrier; wait for the newest command
+         * too as a fallback. */
+        for (struct rt_event_list *e = queue->since_barrier; e; e = e->next)
+            wait_for(command, e->event);
+        wait_for(command, queue->barrier);
+        wait_for(command, queue->last);
+        forget_since_barrier(queue);
+        if (queue->barrier)
+            rt_object_unhold(RT_OBJ(queue->barrier));
+        queue->barrier = event;
+        rt_object_hold(RT_OBJ(event));
+    } else {
+        wait_for(command, queue->barrier);
+        remember_since_barrier(queue, event);
+    }
+    if (queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+        if (queue->last)
+            rt_object_unhold(RT_OBJ(queue->last));
+        queue->last = event;
+        rt_object_hold(RT_OBJ(event));
+    }
+    pthread_mutex_unlock(&queue->lock);
+
+    /* The caller's reference on the event: kept for the application or
+     * dropped; the command's own hold keeps the event alive until it ends. */
+    rt_object_hold(RT_OBJ(event));
+    if (event_out)
+        *event_out = event;
+    else
+        rt_object_release(RT_OBJ(event));
+    rt_command_dependency_done(command);
+}
+
+void rt_queue_finish(cl_command_queue queue)
+{
+    pthread_mutex_lock(&queue->lock);
+    while (queue->outstanding)
+        pthread_cond_wait(&queue->idle, &queue->lock);
+    pthread_mutex_unlock(&queue->lock);
+}

@@ -1,0 +1,166 @@
+/* event.c - event status, waits, callbacks, and releasing dependents. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "runtime/command.h"
+
+cl_ulong rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
+}
+
+cl_event rt_event_create(cl_context context, cl_command_queue queue, cl_command_type type,
+                         cl_int status)
+{
+    cl_event event = rt_object_create(RT_EVENT, sizeof *event);
+    if (!event)
+        return NULL;
+    event->context = context;
+    event->queue = queue;
+    event->command_type = type;
+    event->status = status;
+    pthread_mutex_init(&event->lock, NULL);
+    pthread_cond_init(&event->changed, NULL);
+    event->times[0] = rt_now_ns();
+    rt_object_hold(RT_OBJ(context));
+    if (queue)
+        rt_object_hold(RT_OBJ(queue));
+    return event;
+}
+
+/* Status values count down: CL_QUEUED 3, CL_SUBMITTED 2, CL_RUNNING 1,
+ * CL_COMPLETE 0, errors below 0. Profiling slot for each. */
+static int time_slot(cl_int status)
+{
+    switch (status) {
+    case CL_QUEUED: return 0;
+    case CL_SUBMITTED: return 1;
+    case CL_RUNNING: return 2;
+    default: return 3;
+    }
+}
+
+void rt_command_dependency_done(struct rt_command *command);
+
+void rt_event_set_status(cl_event event, cl_int status)
+{
+    struct rt_callback *due = NULL, **link;
+    struct rt_event_list *dependents = NULL;
+    cl_ulong now = rt_now_ns();
+
+    pthread_mutex_lock(&event->lock);
+    if (event->status <= CL_COMPLETE) { /* already final: a status never moves back */
+        pthread_mutex_unlock(&event->lock);
+        return;
+    }
+    /* Fill the slots of skipped steps too, so the four times stay ordered. */
+    for (int slot = time_slot(event->status) + 1; slot <= time_slot(status); slot++)
+        event->times[slot] = now;
+    event->status = status;
+    link = &event->callbacks;
+    while (*link) {
+        struct rt_callback *callback = *link;
+        /* 5.11: a callback for CL_COMPLETE also runs on an error status. */
+        if (status <= callback->when) {
+            *link = callback->next;
+            callback->next = due;
+            due = callback;
+        } else {
+            link = &callback->next;
+        }
+    }
+    if (status <= CL_COMPLETE) {
+        dependents = event->dependents;
+        event->dependents = NULL;
+        pthread_cond_broadcast(&event->changed);
+    }
+    pthread_mutex_unlock(&event->lock);
+
+    /* No lock is held while the application's code runs (appendix A). Run in
+     * registration order. */
+    struct rt_callback *ordered = NULL;
+    while (due) {
+        struct rt_callback *next = due->next;
+        due->next = ordered;
+        ordered = due;
+        due = next;
+    }
+    while (ordered) {
+        struct rt_callback *next = ordered->next;
+        ((void (CL_CALLBACK *)(cl_event, cl_int, void *))ordered->fn)(event, status < 0 ? status : ordered->when,
+                                                                     ordered->user_data);
+        free(ordered);
+        ordered = next;
+    }
+    while (dependents) {
+        struct rt_event_list *next = dependents->next;
+        if (status < 0)
+            atomic_store(&dependents->command->failed, 1);
+        rt_command_dependency_done(dependents->command);
+        free(dependents);
+        dependents = next;
+    }
+}
+
+cl_int rt_event_wait(cl_event event)
+{
+    pthread_mutex_lock(&event->lock);
+    while (event->status > CL_COMPLETE)
+        pthread_cond_wait(&event->changed, &event->lock);
+    cl_int status = event->status;
+    pthread_mutex_unlock(&event->lock);
+    return status;
+}
+
+cl_int rt_event_add_callback(cl_event event, cl_int when,
+                             void (CL_CALLBACK *fn)(cl_event, cl_int, void *), void *user_data)
+{
+    struct rt_callback *callback = calloc(1, sizeof *callback);
+    if (!callback)
+        return CL_OUT_OF_HOST_MEMORY;
+    callback->fn = (void (CL_CALLBACK *)())fn;
+    callback->user_data = user_data;
+    callback->when = when;
+    pthread_mutex_lock(&event->lock);
+    cl_int status = event->status;
+    if (status > when) {
+        callback->next = event->callbacks;
+        event->callbacks = callback;
+        callback = NULL;
+    }
+    pthread_mutex_unlock(&event->lock);
+    if (callback) {
+        fn(event, status < 0 ? status : when, user_data);
+        free(callback);
+    }
+    return CL_SUCCESS;
+}
+
+/* Adds `command` as a dependent of `event`; returns 1 when it must wait. */
+int rt_event_add_dependent(cl_event event, struct rt_command *command)
+{
+    int waits = 0;
+    struct rt_event_list *entry = malloc(sizeof *entry);
+    pthread_mutex_lock(&event->lock);
+    if (event->status > CL_COMPLETE && entry) {
+        entry->command = command;
+        entry->event = event;
+        entry->next = event->dependents;
+        event->dependents = entry;
+        entry = NULL;
+        waits = 1;
+    } else if (event->status < 0) {
+        atomic_store(&command->failed, 1);
+    } else if (event->status > CL_COMPLETE) {
+        /* Out of memory for the list entry: wait here instead of failing. */
+        while (event->status > CL_COMPLETE)
+            pthread_cond_wait(&event->changed, &event->lock);
+        if (event->status < 0)
+            atomic_store(&command->failed, 1);
+    }
+    pthread_mutex_unlock(&event->lock);
+    free(entry);
+    return waits;
+}

@@ -1,0 +1,139 @@
+/* lifecycle.c - what each object type frees when it is destroyed. */
+#include <stdlib.h>
+
+#include "runtime/command.h"
+
+static void call_destructor_callbacks(struct rt_callback *callbacks, void *handle)
+{
+    /* 5.4.1/5.5.1: destructor callbacks run in the reverse order of
+     * registration; the list is kept newest first. */
+    while (callbacks) {
+        struct rt_callback *next = callbacks->next;
+        ((void (CL_CALLBACK *)(void *, void *))callbacks->fn)(handle, callbacks->user_data);
+        free(callbacks);
+        callbacks = next;
+    }
+}
+
+static void destroy_context(cl_context context)
+{
+    call_destructor_callbacks(context->destructor_callbacks, context);
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        rt_object_unhold(RT_OBJ(context->devices[i]));
+    free(context->devices);
+    free(context->properties);
+    pthread_mutex_destroy(&context->lock);
+}
+
+static void drop_queue_order(cl_command_queue queue)
+{
+    pthread_mutex_lock(&queue->lock);
+    cl_event last = queue->last, barrier = queue->barrier;
+    struct rt_event_list *list = queue->since_barrier;
+    queue->last = queue->barrier = NULL;
+    queue->since_barrier = NULL;
+    pthread_mutex_unlock(&queue->lock);
+    if (last)
+        rt_object_unhold(RT_OBJ(last));
+    if (barrier)
+        rt_object_unhold(RT_OBJ(barrier));
+    while (list) {
+        struct rt_event_list *next = list->next;
+        rt_object_unhold(RT_OBJ(list->event));
+        free(list);
+        list = next;
+    }
+}
+
+static void destroy_queue(cl_command_queue queue)
+{
+    drop_queue_order(queue);
+    free(queue->property_list);
+    pthread_mutex_destroy(&queue->lock);
+    pthread_cond_destroy(&queue->idle);
+    rt_object_unhold(RT_OBJ(queue->device));
+    rt_object_unhold(RT_OBJ(queue->context));
+}
+
+static void destroy_mem(cl_mem mem)
+{
+    call_destructor_callbacks(mem->destructor_callbacks, mem);
+    if (mem->internal_flags & RT_MEM_OWNS_STORAGE)
+        free(mem->storage);
+    if (mem->parent)
+        rt_object_unhold(RT_OBJ(mem->parent));
+    free(mem->properties);
+    pthread_mutex_destroy(&mem->lock);
+    rt_object_unhold(RT_OBJ(mem->context));
+}
+
+static void destroy_program(cl_program program)
+{
+    struct rt_callback *callbacks = program->release_callbacks;
+    while (callbacks) {
+        struct rt_callback *next = callbacks->next;
+        ((void (CL_CALLBACK *)(cl_program, void *))callbacks->fn)(program, callbacks->user_data);
+        free(callbacks);
+        callbacks = next;
+    }
+    if (program->built)
+        cc_program_free(program->built);
+    free(program->source);
+    free(program->build_options);
+    free(program->build_log);
+    free(program->kernel_names);
+    pthread_mutex_destroy(&program->lock);
+    rt_object_unhold(RT_OBJ(program->context));
+}
+
+static void destroy_kernel(cl_kernel kernel)
+{
+    cl_program program = kernel->program;
+    pthread_mutex_lock(&program->lock);
+    program->kernels_attached--;
+    pthread_mutex_unlock(&program->lock);
+    free(kernel->arg_block);
+    free(kernel->args);
+    rt_object_unhold(RT_OBJ(program));
+}
+
+static void destroy_event(cl_event event)
+{
+    struct rt_callback *callback = event->callbacks;
+    while (callback) {
+        struct rt_callback *next = callback->next;
+        free(callback);
+        callback = next;
+    }
+    pthread_mutex_destroy(&event->lock);
+    pthread_cond_destroy(&event->changed);
+    if (event->queue)
+        rt_object_unhold(RT_OBJ(event->queue));
+    rt_object_unhold(RT_OBJ(event->context));
+}
+
+void rt_object_released(struct rt_object *object)
+{
+    /* A released queue takes no more commands, so it no longer needs to
+     * remember the ones that order new commands (and must not: they hold
+     * events that hold the queue). */
+    if ((object->magic & 0xff) == RT_QUEUE)
+        drop_queue_order((cl_command_queue)object);
+}
+
+void rt_object_destroy(struct rt_object *object)
+{
+    switch ((enum rt_type)(object->magic & 0xff)) {
+    case RT_CONTEXT: destroy_context((cl_context)object); break;
+    case RT_QUEUE: destroy_queue((cl_command_queue)object); break;
+    case RT_MEM: destroy_mem((cl_mem)object); break;
+    case RT_PROGRAM: destroy_program((cl_program)object); break;
+    case RT_KERNEL: destroy_kernel((cl_kernel)object); break;
+    case RT_EVENT: destroy_event((cl_event)object); break;
+    case RT_PLATFORM:
+    case RT_DEVICE:
+    case RT_SAMPLER:
+    case RT_TYPE_COUNT:
+        break;
+    }
+}

@@ -1,0 +1,150 @@
+/* runtime.h - the objects of the OpenCL runtime and their life cycle.
+ *
+ * Each cl_* handle type is defined here as the struct the ICD header leaves
+ * opaque. Field comments say which lock guards what; fields without a lock
+ * note are set at creation and read-only afterwards.
+ */
+#ifndef CPUCL_RUNTIME_RUNTIME_H
+#define CPUCL_RUNTIME_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "compiler/compiler.h"
+#include "devices/cpu/cpu.h"
+#include "runtime/object.h"
+
+struct _cl_platform_id {
+    struct rt_object obj;
+};
+
+struct _cl_device_id {
+    struct rt_object obj;
+    struct cpu_device *cpu;
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_device_id parent;             /* NULL for the root device */
+};
+
+struct _cl_context {
+    struct rt_object obj;
+    cl_uint num_devices;
+    cl_device_id *devices;
+    cl_context_properties *properties;   /* copy incl. the 0, NULL when none given */
+    size_t num_properties;               /* entries incl. the terminating 0 */
+    void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+    void *notify_data;
+    pthread_mutex_t lock;                /* guards destructor callbacks */
+    struct rt_callback *destructor_callbacks;
+};
+
+/* A queue orders its commands. In an in-order queue each command waits for
+ * the previous one; in an out-of-order queue only for its wait list and the
+ * last barrier. */
+struct _cl_command_queue {
+    struct rt_object obj;
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue_properties properties;
+    cl_queue_properties *property_list;  /* as given to ...WithProperties, NULL otherwise */
+    size_t num_property_list;
+    cl_uint size;                        /* CL_QUEUE_SIZE, device queues only */
+    pthread_mutex_t lock;                /* guards the fields below */
+    pthread_cond_t idle;                 /* signalled when outstanding becomes 0 */
+    cl_event last;                       /* in-order: the newest command; held */
+    cl_event barrier;                    /* out-of-order: the newest barrier; held */
+    struct rt_event_list *since_barrier; /* out-of-order: commands after it; held */
+    size_t outstanding;                  /* commands enqueued and not complete */
+};
+
+/* Host-side callbacks registered on an object. */
+struct rt_callback {
+    struct rt_callback *next;
+    void (CL_CALLBACK *fn)();
+    void *user_data;
+    cl_int when;                         /* events: the status that triggers it */
+};
+
+enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1 };
+
+struct _cl_mem {
+    struct rt_object obj;
+    cl_context context;
+    cl_mem_object_type type;
+    cl_mem_flags flags;
+    size_t size;
+    char *storage;                       /* the bytes; host_ptr itself with USE_HOST_PTR */
+    void *host_ptr;                      /* as given at creation */
+    cl_mem parent;                       /* sub-buffers: the buffer they view; held */
+    size_t origin;                       /* sub-buffers: offset in the parent */
+    unsigned internal_flags;
+    cl_mem_properties *properties;
+    size_t num_properties;
+    pthread_mutex_t lock;                /* guards the fields below */
+    cl_uint map_count;
+    struct rt_callback *destructor_callbacks;
+};
+
+struct _cl_program {
+    struct rt_object obj;
+    cl_context context;
+    char *source;                        /* NULL for binaries */
+    pthread_mutex_t lock;                /* guards the fields below */
+    cl_build_status build_status;
+    char *build_options;
+    char *build_log;
+    struct cc_program *built;            /* NULL until a build succeeded */
+    char *kernel_names;                  /* ";"-joined, NULL until built */
+    bool non_uniform;                    /* built as OpenCL C 2.0 without -cl-uniform-work-group-size */
+    cl_uint kernels_attached;            /* kernel objects alive: no rebuild while > 0 */
+    struct rt_callback *release_callbacks;
+};
+
+struct rt_kernel_arg {
+    bool set;
+    size_t local_size;                   /* CC_ARG_LOCAL */
+    cl_mem mem;                          /* CC_ARG_BUFFER; not held */
+};
+
+struct _cl_kernel {
+    struct rt_object obj;
+    cl_program program;                  /* held */
+    const struct cc_kernel_info *info;   /* owned by program->built */
+    unsigned char *arg_block;            /* info->arg_block_size bytes */
+    struct rt_kernel_arg *args;
+};
+
+/* The part of a command the runtime keeps until it completes. */
+struct rt_command;
+
+struct _cl_event {
+    struct rt_object obj;
+    cl_context context;
+    cl_command_queue queue;              /* NULL for user events; held while pending */
+    cl_command_type command_type;
+    pthread_mutex_t lock;                /* guards the fields below */
+    pthread_cond_t changed;
+    cl_int status;
+    struct rt_callback *callbacks;
+    struct rt_event_list *dependents;    /* commands waiting for this event */
+    cl_ulong times[4];                   /* queued, submit, start, end (ns) */
+};
+
+struct rt_event_list {
+    struct rt_event_list *next;
+    cl_event event;
+    struct rt_command *command;
+};
+
+/* Lifecycle hooks called from object.c: `released` when the application's
+ * last reference goes, `destroy` when the last hold goes. */
+void rt_object_released(struct rt_object *object);
+void rt_object_destroy(struct rt_object *object);
+
+/* The single platform and its root device. */
+cl_platform_id rt_platform(void);
+/* The root CPU device, or NULL when the machine cannot be read. */
+cl_device_id rt_root_device(void);
+cl_ulong rt_now_ns(void);
+
+#endif
