@@ -82,7 +82,9 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
         const struct cc_arg_info *arg = &info->args[i];
         const struct rt_kernel_arg *state = &kernel->args[i];
         if (arg->kind == CC_ARG_BUFFER) {
-            void *pointer = state->mem ? state->mem->storage : NULL;
+            void *pointer = state->is_svm ? state->svm_pointer
+                            : state->mem  ? state->mem->storage
+                                          : NULL;
             memcpy(block + arg->offset, &pointer, sizeof pointer);
             if (state->mem) {
                 mems[command->num_kernel_mems++] = state->mem;

@@ -121,6 +121,7 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         if (mem && (!api_valid_mem(mem) || mem->type != CL_MEM_OBJECT_BUFFER))
             return CL_INVALID_MEM_OBJECT;
         state->mem = mem;
+        state->is_svm = false;
         break;
     }
     case CC_ARG_LOCAL:

@@ -78,6 +78,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     if (flags & CL_MEM_USE_HOST_PTR) {
         /* The CPU works on the application's memory directly. */
         mem->storage = host_ptr;
+        mem->uses_svm_pointer = api_svm_contains(context, host_ptr);
     } else {
         size_t rounded = (size + 127) & ~(size_t)127;
         mem->storage = rounded >= size ? aligned_alloc(128, rounded) : NULL;
@@ -237,8 +238,9 @@ clGetMemObjectInfo(cl_mem mem, cl_mem_info param_name, size_t param_value_size,
     case CL_MEM_OFFSET:
         return API_INFO(mem->origin);
     case CL_MEM_USES_SVM_POINTER: {
-        cl_bool no = CL_FALSE;
-        return API_INFO(no);
+        cl_mem root = mem->parent ? mem->parent : mem;
+        cl_bool uses = root->uses_svm_pointer ? CL_TRUE : CL_FALSE;
+        return API_INFO(uses);
     }
     case CL_MEM_PROPERTIES:
         return api_info(param_value_size, param_value, param_value_size_ret, mem->properties,

@@ -1,7 +1,7 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
  * The device reports each of these features as absent (CL_DEVICE_IMAGE_SUPPORT
- * is CL_FALSE, CL_DEVICE_SVM_CAPABILITIES is 0, CL_DEVICE_IL_VERSION is "",
+ * is CL_FALSE, CL_DEVICE_IL_VERSION is "",
  * no CL_EXEC_NATIVE_KERNEL, no pipes, no on-device queues, no sub-groups), and
  * every entry point here gives the answer the specification prescribes for
  * such a device, after the handle checks that come first. The README's status
@@ -179,79 +179,6 @@ clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, voi
               size_t *param_value_size_ret)
 {
     return CL_INVALID_MEM_OBJECT; /* no pipe object can exist */
-}
-
-/* --- shared virtual memory (5.6): CL_DEVICE_SVM_CAPABILITIES is 0 --- */
-
-API_EXPORT CL_API_ENTRY void *CL_API_CALL
-clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
-{
-    return NULL; /* 5.6.1: NULL when no device of the context supports SVM */
-}
-
-API_EXPORT CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer)
-{
-    /* No pointer can have come from clSVMAlloc. */
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMFree(cl_command_queue queue, cl_uint num_svm_pointers, void *svm_pointers[],
-                 void (CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
-                 void *user_data, cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src,
-                   size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
-                    size_t pattern_size, size_t size, cl_uint num_events,
-                    const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, void *svm_ptr,
-                size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMUnmap(cl_command_queue queue, void *svm_ptr, cl_uint num_events,
-                  const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMigrateMem(cl_command_queue queue, cl_uint num_svm_pointers,
-                       const void **svm_pointers, const size_t *sizes,
-                       cl_mem_migration_flags flags, cl_uint num_events,
-                       const cl_event *wait_list, cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
-{
-    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
-                    const void *param_value)
-{
-    /* Every cl_kernel_exec_info of 2.2 is about SVM. */
-    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
 }
 
 /* --- native kernels (5.10): the device lacks CL_EXEC_NATIVE_KERNEL --- */

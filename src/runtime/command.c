@@ -71,7 +71,8 @@ static void command_done(void *context, int status)
 
     rt_event_set_status(command->event, status ? status : CL_COMPLETE);
     pthread_mutex_lock(&queue->lock);
-    if (--queue->outstanding == 0)
+    __atomic_store_n(&queue->outstanding, queue->outstanding - 1, __ATOMIC_RELEASE);
+    if (queue->outstanding == 0)
         pthread_cond_broadcast(&queue->idle);
     pthread_mutex_unlock(&queue->lock);
     command_free(command);
@@ -142,7 +143,7 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
         wait_for(command, wait_list[i]);
 
     pthread_mutex_lock(&queue->lock);
-    queue->outstanding++;
+    __atomic_store_n(&queue->outstanding, queue->outstanding + 1, __ATOMIC_RELEASE);
     if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
         wait_for(command, queue->last);
         if (queue->last)
@@ -187,6 +188,11 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
 
 void rt_queue_finish(cl_command_queue queue)
 {
+    /* As in rt_event_wait: spin briefly before sleeping. */
+    cl_ulong start = rt_now_ns();
+    while (__atomic_load_n(&queue->outstanding, __ATOMIC_ACQUIRE) &&
+           rt_now_ns() - start < 20000)
+        __builtin_ia32_pause();
     pthread_mutex_lock(&queue->lock);
     while (queue->outstanding)
         pthread_cond_wait(&queue->idle, &queue->lock);

@@ -58,7 +58,7 @@ void rt_event_set_status(cl_event event, cl_int status)
     /* Fill the slots of skipped steps too, so the four times stay ordered. */
     for (int slot = time_slot(event->status) + 1; slot <= time_slot(status); slot++)
         event->times[slot] = now;
-    event->status = status;
+    __atomic_store_n(&event->status, status, __ATOMIC_RELEASE);
     link = &event->callbacks;
     while (*link) {
         struct rt_callback *callback = *link;
@@ -104,8 +104,20 @@ void rt_event_set_status(cl_event event, cl_int status)
     }
 }
 
+/* A short command often completes within microseconds: spin that long
+ * before sleeping, so a blocking call returns without a futex round trip. */
+#define WAIT_SPIN_NS 20000
+
+static int event_done(const cl_event event)
+{
+    return __atomic_load_n(&event->status, __ATOMIC_ACQUIRE) <= CL_COMPLETE;
+}
+
 cl_int rt_event_wait(cl_event event)
 {
+    cl_ulong start = rt_now_ns();
+    while (!event_done(event) && rt_now_ns() - start < WAIT_SPIN_NS)
+        __builtin_ia32_pause();
     pthread_mutex_lock(&event->lock);
     while (event->status > CL_COMPLETE)
         pthread_cond_wait(&event->changed, &event->lock);

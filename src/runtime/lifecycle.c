@@ -18,6 +18,13 @@ static void call_destructor_callbacks(struct rt_callback *callbacks, void *handl
 static void destroy_context(cl_context context)
 {
     call_destructor_callbacks(context->destructor_callbacks, context);
+    /* 5.6.1: SVM memory the application did not free goes with its context. */
+    while (context->svm_allocations) {
+        struct rt_svm_allocation *next = context->svm_allocations->next;
+        free(context->svm_allocations->pointer);
+        free(context->svm_allocations);
+        context->svm_allocations = next;
+    }
     for (cl_uint i = 0; i < context->num_devices; i++)
         rt_object_unhold(RT_OBJ(context->devices[i]));
     free(context->devices);

@@ -34,8 +34,17 @@ struct _cl_context {
     size_t num_properties;               /* entries incl. the terminating 0 */
     void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
     void *notify_data;
-    pthread_mutex_t lock;                /* guards destructor callbacks */
+    pthread_mutex_t lock;                /* guards the two lists below */
     struct rt_callback *destructor_callbacks;
+    struct rt_svm_allocation *svm_allocations;
+};
+
+/* A block from clSVMAlloc, remembered by its context so that a buffer made
+ * from SVM memory can say so (CL_MEM_USES_SVM_POINTER). */
+struct rt_svm_allocation {
+    struct rt_svm_allocation *next;
+    char *pointer;
+    size_t size;
 };
 
 /* A queue orders its commands. In an in-order queue each command waits for
@@ -78,6 +87,7 @@ struct _cl_mem {
     cl_mem parent;                       /* sub-buffers: the buffer they view; held */
     size_t origin;                       /* sub-buffers: offset in the parent */
     unsigned internal_flags;
+    bool uses_svm_pointer;               /* USE_HOST_PTR inside an SVM allocation */
     cl_mem_properties *properties;
     size_t num_properties;
     pthread_mutex_t lock;                /* guards the fields below */
@@ -102,6 +112,8 @@ struct _cl_program {
 
 struct rt_kernel_arg {
     bool set;
+    bool is_svm;                         /* set by clSetKernelArgSVMPointer */
+    void *svm_pointer;
     size_t local_size;                   /* CC_ARG_LOCAL */
     cl_mem mem;                          /* CC_ARG_BUFFER; not held */
 };
