@@ -104,8 +104,13 @@ void rt_command_dependency_done(struct rt_command *command)
 
 static void wait_for(struct rt_command *command, cl_event event)
 {
-    if (event && event != command->event && rt_event_add_dependent(event, command))
-        atomic_fetch_add(&command->pending, 1);
+    if (!event || event == command->event)
+        return;
+    /* Count first: the event may complete (and count down) the moment the
+     * command is on its list. The enqueue's own +1 keeps pending above 0. */
+    atomic_fetch_add(&command->pending, 1);
+    if (!rt_event_add_dependent(event, command))
+        atomic_fetch_sub(&command->pending, 1);
 }
 
 /* Out-of-order bookkeeping: remembers a command issued since the last
