@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <CL/cl_ext.h>
+
 #include "runtime/command.h"
 #include "runtime/runtime.h"
 

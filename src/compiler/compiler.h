@@ -103,6 +103,11 @@ void cc_program_free(struct cc_program *program);
 /* Facts about the host the device layer reports (from LLVM). */
 const char *cc_host_cpu_name(void);
 
+/* The OpenCL C extensions the compiler supports, space separated: what the
+ * device reports as CL_DEVICE_EXTENSIONS (plus any runtime-only ones), so
+ * that the two never disagree. Static storage. */
+const char *cc_device_extensions(void);
+
 #ifdef __cplusplus
 }
 #endif

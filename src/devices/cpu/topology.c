@@ -65,9 +65,10 @@ int cpu_topology_read(struct cpu_topology *topo, hwloc_topology_t *out_hw)
     topo->numa_nodes = nodes > 0 ? (unsigned)nodes : 1;
 
     hwloc_obj_t root = hwloc_get_root_obj(hw);
-    topo->global_mem_size = root->total_memory;
-    if (!topo->global_mem_size)
-        topo->global_mem_size = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    /* hwloc counts only the memory of the NUMA nodes it sees, which on some
+     * virtual machines is a fraction of the RAM; take the larger answer. */
+    uint64_t physical = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    topo->global_mem_size = root->total_memory > physical ? root->total_memory : physical;
 
     topo->l1d_cache_size = cache_size(hw, HWLOC_OBJ_L1CACHE);
     topo->l2_cache_size = cache_size(hw, HWLOC_OBJ_L2CACHE);
@@ -86,6 +87,9 @@ int cpu_topology_read(struct cpu_topology *topo, hwloc_topology_t *out_hw)
     unsigned max_mhz = max_clock_mhz();
     if (max_mhz)
         topo->clock_mhz = max_mhz;
+    size_t length = strlen(topo->name);
+    while (length && topo->name[length - 1] == ' ')
+        topo->name[--length] = 0;
     if (!topo->name[0])
         snprintf(topo->name, sizeof topo->name, "CPU");
     if (!topo->vendor[0])

@@ -1,0 +1,18 @@
+/* builtins.h - the built-in function library, as the compiler sees it.
+ *
+ * The library is OpenCL C (the *.cl files here, one per chapter of the
+ * OpenCL C specification), compiled at build time by clang-19 into LLVM
+ * bitcode and embedded in the driver. It is compiled once per x86-64 ABI
+ * level, because the vector calling convention differs between them (see
+ * src/compiler/jit.c): "x86-64", "x86-64-v3" (AVX) and "x86-64-v4"
+ * (AVX-512).
+ */
+#ifndef CPUCL_BUILTINS_H
+#define CPUCL_BUILTINS_H
+
+#include <stddef.h>
+
+/* The bitcode for one ABI level (a clang -target-cpu name), or NULL. */
+const void *builtins_bitcode(const char *abi_cpu, size_t *size);
+
+#endif

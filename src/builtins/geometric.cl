@@ -1,0 +1,121 @@
+/* geometric.cl - geometric functions (OpenCL C 2.0, 6.13.5), for float and
+ * double scalars and 2-, 3- and 4-component vectors.
+ *
+ * length, distance and normalize must not overflow or underflow where the
+ * result is representable: float ones are computed in double, double ones
+ * scale by a power of two (exact) when the largest component is extreme.
+ */
+#include "library.h"
+
+#define DOT(T)                                                                                \
+    OVL T dot(T x, T y) { return x * y; }                                                     \
+    OVL T dot(T##2 x, T##2 y) { return x.s0 * y.s0 + x.s1 * y.s1; }                           \
+    OVL T dot(T##3 x, T##3 y) { return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2; }             \
+    OVL T dot(T##4 x, T##4 y)                                                                 \
+    {                                                                                         \
+        return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2 + x.s3 * y.s3;                         \
+    }                                                                                         \
+    OVL T##3 cross(T##3 a, T##3 b)                                                            \
+    {                                                                                         \
+        return (T##3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);   \
+    }                                                                                         \
+    OVL T##4 cross(T##4 a, T##4 b) { return (T##4)(cross(a.xyz, b.xyz), 0); }
+DOT(float)
+DOT(double)
+
+/* --- float: in double, where no sum of squares of floats overflows --- */
+
+#define FLOAT_GEOMETRY(T, D)                                                                  \
+    OVL float length(T p)                                                                     \
+    {                                                                                         \
+        D d = __builtin_convertvector(p, D);                                                  \
+        return (float)sqrt(dot(d, d));                                                        \
+    }                                                                                         \
+    OVL float distance(T p0, T p1) { return length(p0 - p1); }                                \
+    OVL T normalize(T p) { return __builtin_convertvector(normalize_d(p), T); }               \
+    OVL float fast_length(T p) { return half_sqrt(dot(p, p)); }                               \
+    OVL float fast_distance(T p0, T p1) { return fast_length(p0 - p1); }                      \
+    OVL T fast_normalize(T p)                                                                 \
+    {                                                                                         \
+        float d = dot(p, p);                                                                  \
+        return d == 0.0f ? p : p * half_rsqrt(d);                                             \
+    }
+
+/* normalize (6.13.5): zero vectors stay, NaN gives NaN, and infinite
+ * components count as +-1 with the finite ones as 0. */
+#define NORMALIZE_D(T, D, L)                                                                  \
+    static OVL D normalize_d(T p)                                                               \
+    {                                                                                         \
+        D d = __builtin_convertvector(p, D);                                                  \
+        L inf = isinf(d);                                                                     \
+        if (any(inf))                                                                         \
+            d = inf ? copysign((D)1, d) : (D)0 * d;                                           \
+        double n = dot(d, d);                                                                 \
+        return n == 0.0 ? d : d / sqrt(n);                                                    \
+    }
+NORMALIZE_D(float2, double2, long2)
+NORMALIZE_D(float3, double3, long3)
+NORMALIZE_D(float4, double4, long4)
+FLOAT_GEOMETRY(float2, double2)
+FLOAT_GEOMETRY(float3, double3)
+FLOAT_GEOMETRY(float4, double4)
+
+OVL float length(float p) { return fabs(p); }
+OVL float distance(float p0, float p1) { return fabs(p0 - p1); }
+OVL float normalize(float p) { return p == 0.0f || isnan(p) ? p : copysign(1.0f, p); }
+OVL float fast_length(float p) { return fabs(p); }
+OVL float fast_distance(float p0, float p1) { return fabs(p0 - p1); }
+OVL float fast_normalize(float p) { return normalize(p); }
+
+/* --- double: scaled by 2^-k when the largest component is near overflow
+ * or underflow --- */
+
+static double scale_for(double m)
+{
+    /* 2^-600 or 2^600 keep any sum of four squares finite and normal */
+    return m > 0x1p500 ? 0x1p-600 : m < 0x1p-500 ? 0x1p600 : 1.0;
+}
+
+#define DOUBLE_GEOMETRY(T, L)                                                                 \
+    static OVL double max_abs(T p)                                                              \
+    {                                                                                         \
+        T a = fabs(p);                                                                        \
+        double m = a.s0;                                                                      \
+        for (int i = 1; i < (int)vec_step(T); i++)                                            \
+            m = fmax(m, ((double *)&a)[i]);                                                   \
+        return m;                                                                             \
+    }                                                                                         \
+    OVL double length(T p)                                                                    \
+    {                                                                                         \
+        double m = max_abs(p);                                                                \
+        if (isinf(m))                                                                         \
+            return INFINITY;                                                                  \
+        double s = scale_for(m);                                                              \
+        T q = p * s;                                                                          \
+        return sqrt(dot(q, q)) / s;                                                           \
+    }                                                                                         \
+    OVL double distance(T p0, T p1) { return length(p0 - p1); }                               \
+    OVL T normalize(T p)                                                                      \
+    {                                                                                         \
+        L inf = isinf(p);                                                                     \
+        if (any(inf))                                                                         \
+            p = inf ? copysign((T)1, p) : (T)0 * p;                                           \
+        double m = max_abs(p);                                                                \
+        if (m == 0.0)                                                                         \
+            return p;                                                                         \
+        T q = p * scale_for(m);                                                               \
+        return q / sqrt(dot(q, q));                                                           \
+    }                                                                                         \
+    OVL double fast_length(T p) { return length(p); }                                         \
+    OVL double fast_distance(T p0, T p1) { return distance(p0, p1); }                         \
+    OVL T fast_normalize(T p) { return normalize(p); }
+DOUBLE_GEOMETRY(double2, long2)
+DOUBLE_GEOMETRY(double3, long3)
+DOUBLE_GEOMETRY(double4, long4)
+
+OVL double length(double p) { return fabs(p); }
+OVL double distance(double p0, double p1) { return fabs(p0 - p1); }
+OVL double normalize(double p) { return p == 0.0 || isnan(p) ? p : copysign(1.0, p); }
+OVL double fast_length(double p) { return fabs(p); }
+OVL double fast_distance(double p0, double p1) { return fabs(p0 - p1); }
+OVL double fast_normalize(double p) { return normalize(p); }

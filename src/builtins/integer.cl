@@ -1,0 +1,136 @@
+/* integer.cl - integer functions (OpenCL C 2.0, 6.13.3), for char, uchar,
+ * short, ushort, int, uint, long and ulong, scalars and vectors.
+ *
+ * Vector operations stay in the element type (no promotion, 6.3), and
+ * vectors convert only through as_* (same size) or __builtin_convertvector;
+ * that is why the scalar and vector forms are written apart where a cast is
+ * needed.
+ */
+#include "library.h"
+
+/* --- every type and width: M(T, U, BITS, N) --- */
+
+#define SAME_TYPE(T, U, BITS, N)                                                              \
+    OVL T##N add_sat(T##N x, T##N y) { return __builtin_elementwise_add_sat(x, y); }          \
+    OVL T##N sub_sat(T##N x, T##N y) { return __builtin_elementwise_sub_sat(x, y); }          \
+    OVL T##N max(T##N x, T##N y) { return __builtin_elementwise_max(x, y); }                  \
+    OVL T##N min(T##N x, T##N y) { return __builtin_elementwise_min(x, y); }                  \
+    OVL T##N clamp(T##N x, T##N lo, T##N hi) { return min(max(x, lo), hi); }                  \
+    /* (x + y) >> 1 and (x + y + 1) >> 1 without the intermediate overflow */                 \
+    OVL T##N hadd(T##N x, T##N y) { return (x >> 1) + (y >> 1) + (x & y & (T##N)1); }         \
+    OVL T##N rhadd(T##N x, T##N y) { return (x >> 1) + (y >> 1) + ((x | y) & (T##N)1); }      \
+    OVL U##N abs_diff(T##N x, T##N y)                                                         \
+    {                                                                                         \
+        return x > y ? as_##U##N(x) - as_##U##N(y) : as_##U##N(y) - as_##U##N(x);            \
+    }                                                                                         \
+    OVL T##N mad_hi(T##N a, T##N b, T##N c) { return mul_hi(a, b) + c; }                      \
+    /* 6.13.3: the shift count is taken modulo the width */                                   \
+    OVL T##N rotate(T##N v, T##N i)                                                           \
+    {                                                                                         \
+        U##N u = as_##U##N(v), n = as_##U##N(i) & (U##N)(BITS - 1);                           \
+        return as_##T##N((U##N)((u << n) | (u >> (((U##N)BITS - n) & (U##N)(BITS - 1)))));  \
+    }
+
+/* --- the scalar forms where a cast is needed: M(T, U, BITS) --- */
+
+#define SCALAR(T, U, BITS)                                                                    \
+    OVL T clz(T x) { return (T)__builtin_clzg((U)x, BITS); }                                  \
+    OVL T ctz(T x) { return (T)__builtin_ctzg((U)x, BITS); }                                  \
+    OVL T popcount(T x) { return (T)__builtin_popcountg((U)x); }                              \
+    SPLIT1(T, clz, T)                                                                         \
+    SPLIT1(T, ctz, T)                                                                         \
+    SPLIT1(T, popcount, T)
+
+/* The forms with a scalar second argument: M(T, S) with T a vector */
+#define SCALAR_ARG(T, S)                                                                      \
+    OVL T max(T x, S y) { return max(x, (T)y); }                                              \
+    OVL T min(T x, S y) { return min(x, (T)y); }                                              \
+    OVL T clamp(T x, S lo, S hi) { return clamp(x, (T)lo, (T)hi); }
+
+#define ALL_WIDTHS(T, U, BITS)                                                                \
+    SAME_TYPE(T, U, BITS, ) SAME_TYPE(T, U, BITS, 2) SAME_TYPE(T, U, BITS, 3)                 \
+    SAME_TYPE(T, U, BITS, 4) SAME_TYPE(T, U, BITS, 8) SAME_TYPE(T, U, BITS, 16)               \
+    SCALAR(T, U, BITS)                                                                        \
+    VECTORS_OF(SCALAR_ARG, T)
+INTEGER_TYPES(ALL_WIDTHS)
+
+/* abs: |x| as the unsigned type; llvm.abs keeps the minimum value, whose
+ * magnitude the unsigned type holds */
+#define ABS_SIGNED(T, U, N) OVL U##N abs(T##N x) { return as_##U##N(__builtin_elementwise_abs(x)); }
+#define ABS_UNSIGNED(T, N) OVL T##N abs(T##N x) { return x; }
+#define ABS(T, U)                                                                             \
+    OVL U abs(T x) { return (U)__builtin_elementwise_abs(x); }                                \
+    ABS_SIGNED(T, U, 2) ABS_SIGNED(T, U, 3) ABS_SIGNED(T, U, 4)            \
+    ABS_SIGNED(T, U, 8) ABS_SIGNED(T, U, 16) WIDTHS(ABS_UNSIGNED, U)
+ABS(char, uchar)
+ABS(short, ushort)
+ABS(int, uint)
+ABS(long, ulong)
+
+/* --- mul_hi and mad_sat: through the type of twice the width (W), or
+ * __int128 for long --- */
+
+#define WIDE_SCALAR(T, W, BITS, LO, HI)                                                       \
+    OVL T mul_hi(T x, T y) { return (T)(((W)x * (W)y) >> BITS); }                             \
+    OVL T mad_sat(T a, T b, T c)                                                              \
+    {                                                                                         \
+        W r = (W)a * (W)b + (W)c;                                                             \
+        return (T)(r < (W)LO ? (W)LO : r > (W)HI ? (W)HI : r);                                \
+    }
+#define WIDE_VECTOR(T, W, BITS, LO, HI, N)                                                    \
+    OVL T##N mul_hi(T##N x, T##N y)                                                           \
+    {                                                                                         \
+        W##N p = __builtin_convertvector(x, W##N) * __builtin_convertvector(y, W##N);         \
+        return __builtin_convertvector(p >> (W##N)BITS, T##N);                                \
+    }                                                                                         \
+    OVL T##N mad_sat(T##N a, T##N b, T##N c)                                                  \
+    {                                                                                         \
+        W##N r = __builtin_convertvector(a, W##N) * __builtin_convertvector(b, W##N) +        \
+                 __builtin_convertvector(c, W##N);                                            \
+        return __builtin_convertvector(clamp(r, (W##N)LO, (W##N)HI), T##N);                   \
+    }
+#define WIDE(T, W, BITS, LO, HI)                                                              \
+    WIDE_SCALAR(T, W, BITS, LO, HI)                                                           \
+    WIDE_VECTOR(T, W, BITS, LO, HI, 2) WIDE_VECTOR(T, W, BITS, LO, HI, 3)                     \
+    WIDE_VECTOR(T, W, BITS, LO, HI, 4) WIDE_VECTOR(T, W, BITS, LO, HI, 8)                     \
+    WIDE_VECTOR(T, W, BITS, LO, HI, 16)
+WIDE(char, short, 8, CHAR_MIN, CHAR_MAX)
+WIDE(uchar, ushort, 8, 0, UCHAR_MAX)
+WIDE(short, int, 16, SHRT_MIN, SHRT_MAX)
+WIDE(ushort, uint, 16, 0, USHRT_MAX)
+WIDE(int, long, 32, INT_MIN, INT_MAX)
+WIDE(uint, ulong, 32, 0, UINT_MAX)
+WIDE_SCALAR(long, __int128, 64, LONG_MIN, LONG_MAX)
+WIDE_SCALAR(ulong, unsigned __int128, 64, 0, ULONG_MAX)
+SPLIT2(long, mul_hi, long, long)
+SPLIT2(ulong, mul_hi, ulong, ulong)
+SPLIT3(long, mad_sat, long)
+SPLIT3(ulong, mad_sat, ulong)
+
+/* --- upsample: (hi << bits) | lo, into twice the width --- */
+
+#define UPSAMPLE(T, U, W, BITS)                                                               \
+    OVL W upsample(T hi, U lo) { return ((W)hi << BITS) | (W)lo; }                            \
+    UPSAMPLE_V(T, U, W, BITS, 2) UPSAMPLE_V(T, U, W, BITS, 3) UPSAMPLE_V(T, U, W, BITS, 4)    \
+    UPSAMPLE_V(T, U, W, BITS, 8) UPSAMPLE_V(T, U, W, BITS, 16)
+#define UPSAMPLE_V(T, U, W, BITS, N)                                                          \
+    OVL W##N upsample(T##N hi, U##N lo)                                                       \
+    {                                                                                         \
+        return (__builtin_convertvector(hi, W##N) << (W##N)BITS) |                            \
+               __builtin_convertvector(lo, W##N);                                             \
+    }
+UPSAMPLE(char, uchar, short, 8)
+UPSAMPLE(uchar, uchar, ushort, 8)
+UPSAMPLE(short, ushort, int, 16)
+UPSAMPLE(ushort, ushort, uint, 16)
+UPSAMPLE(int, uint, long, 32)
+UPSAMPLE(uint, uint, ulong, 32)
+
+/* --- 24-bit multiplies (6.13.3: results undefined outside 24 bits, so the
+ * full 32-bit product is a valid one) --- */
+
+#define MUL24(T, N)                                                                           \
+    OVL T##N mad24(T##N a, T##N b, T##N c) { return a * b + c; }                              \
+    OVL T##N mul24(T##N a, T##N b) { return a * b; }
+WIDTHS(MUL24, int)
+WIDTHS(MUL24, uint)

@@ -1,0 +1,383 @@
+/* math.cl - math functions (OpenCL C 2.0, 6.13.2), float and double.
+ *
+ * Accuracy (OpenCL C 7.4, tables 7.1 and 7.2): what LLVM has an intrinsic
+ * for (sin, exp, pow, ...) becomes that intrinsic, which the x86 back end
+ * turns into the C library's function (glibc: within 1-2 ulp, well inside
+ * the 2-16 ulp OpenCL allows) or into an instruction (sqrt, fma, floor,
+ * ...). The functions C has no equivalent of (sinpi, acospi, rootn, ...) are
+ * computed here; for float through double arithmetic, which makes them far
+ * more accurate than required.
+ *
+ * Absent for now: rootn for double (a correctly reduced 1/n power needs more
+ * than double arithmetic gives); a kernel using it fails to build with the
+ * function's name in the log.
+ */
+#include "library.h"
+
+double cpucl_lgamma_r(double x, __private int *sign) __asm__("lgamma_r");
+float lgammaf_r(float x, __private int *sign);
+
+/* --- functions LLVM has (vector) intrinsics for --- */
+
+#define INTRINSIC1(T)                                                                         \
+    OVL T acos(T x) { return __builtin_elementwise_acos(x); }                                 \
+    OVL T asin(T x) { return __builtin_elementwise_asin(x); }                                 \
+    OVL T atan(T x) { return __builtin_elementwise_atan(x); }                                 \
+    OVL T ceil(T x) { return __builtin_elementwise_ceil(x); }                                 \
+    OVL T cos(T x) { return __builtin_elementwise_cos(x); }                                   \
+    OVL T cosh(T x) { return __builtin_elementwise_cosh(x); }                                 \
+    OVL T exp(T x) { return __builtin_elementwise_exp(x); }                                   \
+    OVL T exp2(T x) { return __builtin_elementwise_exp2(x); }                                 \
+    OVL T fabs(T x) { return __builtin_elementwise_abs(x); }                                  \
+    OVL T floor(T x) { return __builtin_elementwise_floor(x); }                               \
+    OVL T log(T x) { return __builtin_elementwise_log(x); }                                   \
+    OVL T log2(T x) { return __builtin_elementwise_log2(x); }                                 \
+    OVL T log10(T x) { return __builtin_elementwise_log10(x); }                               \
+    OVL T rint(T x) { return __builtin_elementwise_rint(x); }                                 \
+    OVL T round(T x) { return __builtin_elementwise_round(x); }                               \
+    OVL T sin(T x) { return __builtin_elementwise_sin(x); }                                   \
+    OVL T sinh(T x) { return __builtin_elementwise_sinh(x); }                                 \
+    OVL T sqrt(T x) { return __builtin_elementwise_sqrt(x); }                                 \
+    OVL T tan(T x) { return __builtin_elementwise_tan(x); }                                   \
+    OVL T tanh(T x) { return __builtin_elementwise_tanh(x); }                                 \
+    OVL T trunc(T x) { return __builtin_elementwise_trunc(x); }                               \
+    OVL T copysign(T x, T y) { return __builtin_elementwise_copysign(x, y); }                 \
+    /* fmax/fmin: a NaN argument yields the other one, as llvm.maxnum does */                  \
+    OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }                          \
+    OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }                          \
+    OVL T pow(T x, T y) { return __builtin_elementwise_pow(x, y); }                           \
+    OVL T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }                   \
+    /* mad may be computed either way; contraction makes it one fma on FMA hosts */            \
+    OVL T mad(T a, T b, T c) { return a * b + c; }                                            \
+    /* 1/sqrt: two correctly rounded operations, < 1.5 ulp (2 allowed) */                      \
+    OVL T rsqrt(T x) { return (T)1 / sqrt(x); }                                               \
+    OVL T maxmag(T x, T y)                                                                    \
+    {                                                                                         \
+        T ax = fabs(x), ay = fabs(y);                                                         \
+        return ax > ay ? x : ay > ax ? y : fmax(x, y);                                        \
+    }                                                                                         \
+    OVL T minmag(T x, T y)                                                                    \
+    {                                                                                         \
+        T ax = fabs(x), ay = fabs(y);                                                         \
+        return ax < ay ? x : ay < ax ? y : fmin(x, y);                                        \
+    }                                                                                         \
+    /* 7.5.1: NaN if either is NaN, else x - y or +0 */                                       \
+    OVL T fdim(T x, T y) { return x > y ? x - y : x <= y ? (T)0 : x + y; }                    \
+    OVL T fract(T x, __generic T *iptr)                                                       \
+    {                                                                                         \
+        T whole = floor(x);                                                                   \
+        *iptr = whole;                                                                        \
+        T f = fmin(x - whole, (T)FRACT_MAX);                                                  \
+        f = isinf(x) ? (T)0 : f;                                                              \
+        f = x == (T)0 ? x : f; /* fract(-0) = -0 */                                           \
+        return isnan(x) ? x : f;                                                              \
+    }                                                                                         \
+    OVL T modf(T x, __generic T *iptr)                                                        \
+    {                                                                                         \
+        T whole = trunc(x);                                                                   \
+        *iptr = whole;                                                                        \
+        return copysign(isinf(x) ? (T)0 : x - whole, x);                                      \
+    }                                                                                         \
+    OVL T sincos(T x, __generic T *cosval)                                                    \
+    {                                                                                         \
+        *cosval = cos(x);                                                                     \
+        return sin(x);                                                                        \
+    }                                                                                         \
+    NAMED_OUT1(T, fract, T, T)                                                                \
+    NAMED_OUT1(T, modf, T, T)                                                                 \
+    NAMED_OUT1(T, sincos, T, T)
+
+#define FRACT_MAX 0x1.fffffep-1f
+FLOATN(INTRINSIC1)
+#undef FRACT_MAX
+#define FRACT_MAX 0x1.fffffffffffffp-1
+DOUBLEN(INTRINSIC1)
+#undef FRACT_MAX
+
+/* --- functions only the C library has: scalar calls, vectors split --- */
+
+#define LIBM1(F)                                                                              \
+    OVL float F(float x) { return __builtin_##F##f(x); }                                      \
+    OVL double F(double x) { return __builtin_##F(x); }                                       \
+    SPLIT1(float, F, float)                                                                   \
+    SPLIT1(double, F, double)
+#define LIBM2(F)                                                                              \
+    OVL float F(float x, float y) { return __builtin_##F##f(x, y); }                          \
+    OVL double F(double x, double y) { return __builtin_##F(x, y); }                          \
+    SPLIT2(float, F, float, float)                                                            \
+    SPLIT2(double, F, double, double)
+
+LIBM1(acosh)
+LIBM1(asinh)
+LIBM1(atanh)
+LIBM1(cbrt)
+LIBM1(erf)
+LIBM1(erfc)
+LIBM1(exp10)
+LIBM1(expm1)
+LIBM1(log1p)
+LIBM1(logb)
+LIBM1(tgamma)
+LIBM2(atan2)
+LIBM2(fmod)
+LIBM2(hypot)
+LIBM2(nextafter)
+LIBM2(remainder)
+
+/* lgamma through the reentrant call: lgamma itself writes the C library's
+ * global signgam, a data race between work-groups. */
+OVL float lgamma_r(float x, __generic int *signp)
+{
+    int sign;
+    float r = lgammaf_r(x, &sign);
+    *signp = sign;
+    return r;
+}
+OVL double lgamma_r(double x, __generic int *signp)
+{
+    int sign;
+    double r = cpucl_lgamma_r(x, &sign);
+    *signp = sign;
+    return r;
+}
+OVL float lgamma(float x)
+{
+    int sign;
+    return lgammaf_r(x, &sign);
+}
+OVL double lgamma(double x)
+{
+    int sign;
+    return cpucl_lgamma_r(x, &sign);
+}
+SPLIT1(float, lgamma, float)
+SPLIT1(double, lgamma, double)
+
+/* ilogb: OpenCL's FP_ILOGBNAN is INT_MAX; glibc's is INT_MIN on x86. */
+OVL int ilogb(float x) { return isnan(x) ? FP_ILOGBNAN : x == 0.0f ? FP_ILOGB0 : __builtin_ilogbf(x); }
+OVL int ilogb(double x) { return isnan(x) ? FP_ILOGBNAN : x == 0.0 ? FP_ILOGB0 : __builtin_ilogb(x); }
+SPLIT1(int, ilogb, float)
+SPLIT1(int, ilogb, double)
+
+OVL float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
+OVL double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
+SPLIT2(float, ldexp, float, int)
+SPLIT2(double, ldexp, double, int)
+#define LDEXP_SCALAR(T, S) OVL T ldexp(T x, int k) { return ldexp(x, (int##S)k); }
+#define LDEXP_F(T, N) LDEXP_SCALAR(float##N, N)
+#define LDEXP_D(T, N) LDEXP_SCALAR(double##N, N)
+LDEXP_F(float, 2) LDEXP_F(float, 3) LDEXP_F(float, 4) LDEXP_F(float, 8) LDEXP_F(float, 16)
+LDEXP_D(double, 2) LDEXP_D(double, 3) LDEXP_D(double, 4) LDEXP_D(double, 8) LDEXP_D(double, 16)
+
+/* frexp by ilogb/ldexp (both exact); 0, inf and NaN come back unchanged
+ * with exponent 0. */
+OVL float frexp(float x, __generic int *exp)
+{
+    bool special = x == 0.0f || isinf(x) || isnan(x);
+    int e = special ? 0 : ilogb(x) + 1;
+    *exp = e;
+    return special ? x : ldexp(x, -e);
+}
+OVL double frexp(double x, __generic int *exp)
+{
+    bool special = x == 0.0 || isinf(x) || isnan(x);
+    int e = special ? 0 : ilogb(x) + 1;
+    *exp = e;
+    return special ? x : ldexp(x, -e);
+}
+SPLIT_OUT1(float, frexp, float, int)
+SPLIT_OUT1(double, frexp, double, int)
+SPLIT_OUT1(float, lgamma_r, float, int)
+SPLIT_OUT1(double, lgamma_r, double, int)
+#define NAMED_INT_OUT(T, N)                                                                   \
+    NAMED_OUT1(T##N, frexp, T##N, int##N)                                                     \
+    NAMED_OUT1(T##N, lgamma_r, T##N, int##N)
+WIDTHS(NAMED_INT_OUT, float)
+WIDTHS(NAMED_INT_OUT, double)
+
+/* remquo: C's remquo gives only 3 bits of the quotient in glibc; OpenCL
+ * wants 7 (6.13.2). Reducing |x| modulo 128|y| first (fmod is exact) leaves
+ * a quotient below 128 that the rounded division recovers exactly. */
+#define REMQUO(T)                                                                             \
+    OVL T remquo(T x, T y, __generic int *quo)                                                \
+    {                                                                                         \
+        T ax = fabs(x), ay = fabs(y);                                                         \
+        T reduced = fmod(ax, (T)128 * ay);                                                    \
+        T r = remainder(reduced, ay);                                                         \
+        T q = fmod(rint((reduced - r) / ay), (T)128);                                         \
+        int n = isnan(q) || isinf(q) ? 0 : (int)q;                                            \
+        *quo = signbit(x) != signbit(y) ? -n : n;                                             \
+        return copysign(1, x) * r;                                                            \
+    }
+REMQUO(float)
+REMQUO(double)
+#define SPLIT_REMQUO(T, N)                                                                    \
+    OVL T##N remquo(T##N x, T##N y, __generic int##N *quo)                                    \
+    {                                                                                         \
+        T r[N];                                                                               \
+        int q[N];                                                                             \
+        for (int i = 0; i < N; i++)                                                           \
+            r[i] = remquo(((T *)&x)[i], ((T *)&y)[i], &q[i]);                                 \
+        *quo = vload##N(0, q);                                                                \
+        return vload##N(0, r);                                                                \
+    }
+#define REMQUO_VECTORS(T)                                                                     \
+    SPLIT_REMQUO(T, 2) SPLIT_REMQUO(T, 3) SPLIT_REMQUO(T, 4) SPLIT_REMQUO(T, 8)               \
+    SPLIT_REMQUO(T, 16)
+REMQUO_VECTORS(float)
+REMQUO_VECTORS(double)
+#define NAMED_REMQUO(T, N) NAMED_OUT2(T##N, remquo, T##N, T##N, int##N)
+WIDTHS(NAMED_REMQUO, float)
+WIDTHS(NAMED_REMQUO, double)
+
+/* nan: a quiet NaN with nancode in the significand */
+#define NAN_F(T, N) OVL float##N nan(uint##N code) { return as_float##N(code | 0x7fc00000u); }
+#define NAN_D(T, N)                                                                           \
+    OVL double##N nan(ulong##N code) { return as_double##N(code | 0x7ff8000000000000ul); }
+WIDTHS(NAN_F, float)
+WIDTHS(NAN_D, double)
+
+/* fmax/fmin(gentype, scalar) */
+#define MINMAX_SCALAR(T, S)                                                                   \
+    OVL T fmax(T x, S y) { return fmax(x, (T)y); }                                            \
+    OVL T fmin(T x, S y) { return fmin(x, (T)y); }
+VECTORS_OF(MINMAX_SCALAR, float)
+VECTORS_OF(MINMAX_SCALAR, double)
+
+/* --- powers --- */
+
+/* pown: in double for float (an exact integer exponent, one rounding);
+ * double pow for double, where every int is exact. */
+OVL float pown(float x, int n) { return (float)pow((double)x, (double)n); }
+OVL double pown(double x, int n) { return pow(x, (double)n); }
+SPLIT2(float, pown, float, int)
+SPLIT2(double, pown, double, int)
+
+/* powr: pow for x >= 0, with the special cases of 7.5.1 where it differs
+ * from pow (negative x, 0^0, inf^0, 1^inf, and NaN in either argument). */
+#define POWR(T)                                                                               \
+    OVL T powr(T x, T y)                                                                      \
+    {                                                                                         \
+        T r = pow(fabs(x), y);                                                                \
+        bool nan = x < 0 || isnan(x) || isnan(y) || (x == 0 && y == 0) ||                     \
+                   (isinf(x) && y == 0) || (x == 1 && isinf(y));                              \
+        return nan ? (T)NAN : r;                                                              \
+    }
+POWR(float)
+POWR(double)
+SPLIT2(float, powr, float, float)
+SPLIT2(double, powr, double, double)
+
+/* rootn for float in double: 1/n has a relative error of 2^-53, which
+ * moves the result by at most |log(x)/n| * 2^-53, far below a float ulp. */
+OVL float rootn(float x, int n)
+{
+    if (n == 0 || (x < 0 && !(n & 1)))
+        return NAN;
+    double r = pow(fabs((double)x), 1.0 / (double)n);
+    return (float)((n & 1) ? copysign(r, (double)x) : r);
+}
+SPLIT2(float, rootn, float, int)
+
+/* --- the pi functions --- */
+
+/* sin(pi x) with an exact reduction to |pi r|, r in [0, 1/4], where sin and
+ * cos are well conditioned: 7.5.1 wants sinpi(n) = +-0 exactly. */
+static double sinpi_d(double x)
+{
+    double a = fabs(x);
+    double r = a - 2.0 * floor(a * 0.5); /* exact, [0, 2) */
+    double s = 1.0;
+    if (r >= 1.0) { /* sin(pi (r + 1)) = -sin(pi r) */
+        r -= 1.0;
+        s = -1.0;
+    }
+    if (r > 0.5) /* sin(pi (1 - r)) = sin(pi r), 1 - r exact */
+        r = 1.0 - r;
+    double v = r <= 0.25 ? sin(M_PI * r) : cos(M_PI * (0.5 - r));
+    v = s * v;
+    v = v == 0.0 ? 0.0 : v;  /* sinpi(+n) = +0 */
+    return signbit(x) ? -v : v;
+}
+
+static double cospi_d(double x)
+{
+    double a = fabs(x);
+    double r = a - 2.0 * floor(a * 0.5);
+    double s = 1.0;
+    if (r >= 1.0) { /* cos(pi (r + 1)) = -cos(pi r) */
+        r -= 1.0;
+        s = -s;
+    }
+    if (r > 0.5) { /* cos(pi (1 - r)) = -cos(pi r) */
+        r = 1.0 - r;
+        s = -s;
+    }
+    double v = r <= 0.25 ? cos(M_PI * r) : sin(M_PI * (0.5 - r));
+    return s * v + 0.0; /* cospi(n + 0.5) = +0 */
+}
+
+/* tanpi = sinpi / cospi: ~4 ulp in double (6 allowed); the signs of zeros
+ * and infinities of 7.5.1 follow from those of sinpi and cospi. */
+OVL float sinpi(float x) { return (float)sinpi_d(x); }
+OVL float cospi(float x) { return (float)cospi_d(x); }
+OVL float tanpi(float x) { return (float)(sinpi_d(x) / cospi_d(x)); }
+OVL double sinpi(double x) { return sinpi_d(x); }
+OVL double cospi(double x) { return cospi_d(x); }
+OVL double tanpi(double x) { return sinpi_d(x) / cospi_d(x); }
+
+/* acospi & co.: divided by M_PI, not multiplied by 1/pi, so that the exact
+ * cases of 7.5.1 (acospi(-1) = 1, atan2pi(+-0, -0) = +-1, ...) stay exact. */
+OVL float acospi(float x) { return (float)(acos((double)x) / M_PI); }
+OVL float asinpi(float x) { return (float)(asin((double)x) / M_PI); }
+OVL float atanpi(float x) { return (float)(atan((double)x) / M_PI); }
+OVL float atan2pi(float y, float x) { return (float)(atan2((double)y, (double)x) / M_PI); }
+OVL double acospi(double x) { return acos(x) / M_PI; }
+OVL double asinpi(double x) { return asin(x) / M_PI; }
+OVL double atanpi(double x) { return atan(x) / M_PI; }
+OVL double atan2pi(double y, double x) { return atan2(y, x) / M_PI; }
+
+#define PI_VECTORS(T)                                                                         \
+    SPLIT1(T, sinpi, T)                                                                       \
+    SPLIT1(T, cospi, T)                                                                       \
+    SPLIT1(T, tanpi, T)                                                                       \
+    SPLIT1(T, acospi, T)                                                                      \
+    SPLIT1(T, asinpi, T)                                                                      \
+    SPLIT1(T, atanpi, T)                                                                      \
+    SPLIT2(T, atan2pi, T, T)
+PI_VECTORS(float)
+PI_VECTORS(double)
+
+/* --- half_ and native_ (6.13.2.1: implementation-defined accuracy, at
+ * least 8192 ulp for half_): the full-precision functions --- */
+
+#define RELAXED(T)                                                                            \
+    OVL T half_cos(T x) { return cos(x); }                                                    \
+    OVL T half_divide(T x, T y) { return x / y; }                                             \
+    OVL T half_exp(T x) { return exp(x); }                                                    \
+    OVL T half_exp2(T x) { return exp2(x); }                                                  \
+    OVL T half_exp10(T x) { return exp10(x); }                                                \
+    OVL T half_log(T x) { return log(x); }                                                    \
+    OVL T half_log2(T x) { return log2(x); }                                                  \
+    OVL T half_log10(T x) { return log10(x); }                                                \
+    OVL T half_powr(T x, T y) { return powr(x, y); }                                          \
+    OVL T half_recip(T x) { return (T)1 / x; }                                                \
+    OVL T half_rsqrt(T x) { return rsqrt(x); }                                                \
+    OVL T half_sin(T x) { return sin(x); }                                                    \
+    OVL T half_sqrt(T x) { return sqrt(x); }                                                  \
+    OVL T half_tan(T x) { return tan(x); }                                                    \
+    OVL T native_cos(T x) { return cos(x); }                                                  \
+    OVL T native_divide(T x, T y) { return x / y; }                                           \
+    OVL T native_exp(T x) { return exp(x); }                                                  \
+    OVL T native_exp2(T x) { return exp2(x); }                                                \
+    OVL T native_exp10(T x) { return exp10(x); }                                              \
+    OVL T native_log(T x) { return log(x); }                                                  \
+    OVL T native_log2(T x) { return log2(x); }                                                \
+    OVL T native_log10(T x) { return log10(x); }                                              \
+    OVL T native_powr(T x, T y) { return powr(x, y); }                                        \
+    OVL T native_recip(T x) { return (T)1 / x; }                                              \
+    OVL T native_rsqrt(T x) { return rsqrt(x); }                                              \
+    OVL T native_sin(T x) { return sin(x); }                                                  \
+    OVL T native_sqrt(T x) { return sqrt(x); }                                                \
+    OVL T native_tan(T x) { return tan(x); }
+FLOATN(RELAXED)

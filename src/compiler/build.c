@@ -1,0 +1,492 @@
+/* build.c - cc_build: the compiler pipeline from source to JITed
+ * work-group functions, and the program object the runtime keeps.
+ *
+ *   options -> Clang (frontend.cpp) -> link built-ins (library.c)
+ *   -> kernel table (metadata.c) -> work-group functions (workgroup.c)
+ *   -> verify -> O3 for the host -> object file -> JIT (jit.c)
+ *
+ * Every build has its own LLVMContext and TargetMachine, so builds on
+ * different threads share only the JIT. Errors never abort: LLVM's
+ * diagnostics go to the build log through the context's handler (whose
+ * default would exit the process on an error).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "compiler/frontend.h"
+#include "compiler/internal.h"
+
+#ifndef CPUCL_CLANG_RESOURCE_INCLUDE
+#error "CPUCL_CLANG_RESOURCE_INCLUDE must name clang's resource include directory"
+#endif
+
+struct cc_program {
+    struct cc_kernel_info *kernels;
+    unsigned num_kernels;
+    void *tracker; /* the JIT's resource tracker of this program's code */
+};
+
+/* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
+ * list of every compile come from this one string. Images, half and
+ * sub-groups are left out until the device has them. */
+static const char device_extensions[] =
+    "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
+    "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
+    "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
+    "cl_khr_int64_extended_atomics cl_khr_fp64";
+
+const char *cc_device_extensions(void)
+{
+    return device_extensions;
+}
+
+/* --- build log --- */
+
+void cc_log_append(struct cc_log *log, const char *text, size_t length)
+{
+    if (log->length + length + 1 > log->capacity) {
+        size_t capacity = log->capacity ? log->capacity : 256;
+        while (capacity < log->length + length + 1)
+            capacity *= 2;
+        char *grown = realloc(log->text, capacity);
+        if (!grown) {
+            log->failed = true;
+            return;
+        }
+        log->text = grown;
+        log->capacity = capacity;
+    }
+    memcpy(log->text + log->length, text, length);
+    log->length += length;
+    log->text[log->length] = 0;
+}
+
+void cc_log_printf(struct cc_log *log, const char *format, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(small, sizeof small, format, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        cc_log_append(log, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        log->failed = true;
+        return;
+    }
+    va_start(ap, format);
+    vsnprintf(big, (size_t)n + 1, format, ap);
+    va_end(ap);
+    cc_log_append(log, big, (size_t)n);
+    free(big);
+}
+
+/* --- LLVM diagnostics and debugging aids --- */
+
+struct diagnostics {
+    struct cc_log *log;
+    bool error;
+};
+
+static void diagnostic_handler(LLVMDiagnosticInfoRef info, void *context)
+{
+    struct diagnostics *d = context;
+    LLVMDiagnosticSeverity severity = LLVMGetDiagInfoSeverity(info);
+    if (severity != LLVMDSError && severity != LLVMDSWarning)
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    cc_log_printf(d->log, "%s: %s\n", severity == LLVMDSError ? "error" : "warning", text);
+    LLVMDisposeMessage(text);
+    if (severity == LLVMDSError)
+        d->error = true;
+}
+
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* CPUCL_DUMP_IR=1 prints the optimised module of every build to stderr;
+ * CPUCL_DUMP_IR=all also the front end's output and the module before
+ * optimisation. */
+static void dump(LLVMModuleRef module, const char *stage, bool final_stage)
+{
+    const char *setting = getenv("CPUCL_DUMP_IR");
+    if (!setting || !*setting || !strcmp(setting, "0"))
+        return;
+    if (!final_stage && strcmp(setting, "all"))
+        return;
+    char *text = LLVMPrintModuleToString(module);
+    pthread_mutex_lock(&dump_lock);
+    fprintf(stderr, "; ---- cpucl: %s ----\n%s", stage, text);
+    pthread_mutex_unlock(&dump_lock);
+    LLVMDisposeMessage(text);
+}
+
+/* CPUCL_BUILD_TIMES=1 prints how long each step of every build took. */
+struct timer {
+    bool on;
+    struct timespec last;
+    char text[512];
+    size_t length;
+};
+
+static void timer_start(struct timer *t)
+{
+    const char *setting = getenv("CPUCL_BUILD_TIMES");
+    t->on = setting && *setting && strcmp(setting, "0");
+    t->length = 0;
+    if (t->on)
+        clock_gettime(CLOCK_MONOTONIC, &t->last);
+}
+
+static void timer_step(struct timer *t, const char *step)
+{
+    if (!t->on)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (now.tv_sec - t->last.tv_sec) * 1e3 + (now.tv_nsec - t->last.tv_nsec) / 1e6;
+    t->last = now;
+    if (t->length < sizeof t->text)
+        t->length +=
+            (size_t)snprintf(t->text + t->length, sizeof t->text - t->length, " %s %.1f", step, ms);
+}
+
+static void timer_report(struct timer *t)
+{
+    if (t->on && t->length)
+        fprintf(stderr, "cpucl: build times (ms):%s\n", t->text);
+}
+
+/* --- the pipeline --- */
+
+/* cc1 arguments: the fixed ones of COMPILER-NOTES 1, then the user's. */
+static const char **clang_arguments(const struct cc_options *options, const struct cc_host *host,
+                                    char *cl_std, char *cl_ext, unsigned *count)
+{
+    static const char *const fixed[] = {
+        "-triple",
+        NULL,
+        "-target-cpu",
+        NULL,
+        "-ffake-address-space-map",
+        "-faddress-space-map-mangling=yes",
+        "-internal-isystem",
+        CPUCL_CLANG_RESOURCE_INCLUDE,
+        "-finclude-default-header",
+        "-fdeclare-opencl-builtins",
+        /* -O2 without LLVM passes: unoptimised IR without optnone/noinline,
+         * with TBAA; the pipeline below optimises after forming the loops. */
+        "-O2",
+        "-disable-llvm-passes",
+        /* kernels and library share one vector ABI by construction (jit.c),
+         * so clang's warning about ABI changes is noise */
+        "-Wno-psabi",
+    };
+    size_t n_fixed = sizeof fixed / sizeof fixed[0];
+    const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
+    if (!args)
+        return NULL;
+    unsigned n = 0;
+    for (size_t i = 0; i < n_fixed; i++)
+        args[n++] = fixed[i];
+    args[1] = host->triple;
+    args[3] = host->abi_cpu;
+    snprintf(cl_std, 24, "-cl-std=CL%d.%d", options->cl_std / 100, options->cl_std / 10 % 10);
+    args[n++] = cl_std;
+    args[n++] = cl_ext;
+    /* value names cost memory and time; keep them only for IR dumps */
+    const char *dump = getenv("CPUCL_DUMP_IR");
+    if (!dump || !*dump || !strcmp(dump, "0"))
+        args[n++] = "-discard-value-names";
+    for (unsigned i = 0; i < options->num_clang_args; i++)
+        args[n++] = options->clang_args[i];
+    *count = n;
+    return args;
+}
+
+/* "-cl-ext=-all,+ext1,+ext2,...": the front end knows exactly the device's
+ * extensions and defines their macros. */
+static char *cl_ext_argument(void)
+{
+    size_t length = strlen("-cl-ext=-all") + 2 * strlen(device_extensions) + 1;
+    char *arg = malloc(length);
+    if (!arg)
+        return NULL;
+    strcpy(arg, "-cl-ext=-all");
+    char *end = arg + strlen(arg);
+    for (const char *p = device_extensions; *p;) {
+        const char *space = strchr(p, ' ');
+        size_t n = space ? (size_t)(space - p) : strlen(p);
+        *end++ = ',';
+        *end++ = '+';
+        memcpy(end, p, n);
+        end += n;
+        p += n + (space ? 1 : 0);
+    }
+    *end = 0;
+    return arg;
+}
+
+/* After optimisation every remaining declaration must be something the JIT
+ * can bind: an intrinsic or a C library function (jit.c). Anything else is
+ * a builtin cpucl lacks or a function the program declares but never
+ * defines; either way the build fails with its name. */
+static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
+{
+    cl_int err = CL_SUCCESS;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!LLVMIsDeclaration(fn) || LLVMGetIntrinsicID(fn) || !LLVMGetFirstUse(fn))
+            continue;
+        size_t length;
+        const char *name = LLVMGetValueName2(fn, &length);
+        if (strncmp(name, "__", 2) && cc_jit_symbol_allowed(name))
+            continue;
+        const char *plain = name;
+        size_t plain_length = length;
+        if (name[0] == '_' && name[1] == 'Z') {
+            char *end;
+            unsigned long n = strtoul(name + 2, &end, 10);
+            if (end != name + 2 && n <= strlen(end)) {
+                plain = end;
+                plain_length = n;
+            }
+        }
+        if (plain != name)
+            cc_log_printf(log, "error: function '%.*s' (%s) is not provided by cpucl yet\n",
+                          (int)plain_length, plain, name);
+        else
+            cc_log_printf(log,
+                          "error: undefined function '%s' (neither the program nor cpucl's "
+                          "built-in library defines it)\n",
+                          name);
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    return err;
+}
+
+static cl_int emit_and_load(LLVMModuleRef module, LLVMTargetMachineRef machine,
+                            struct cc_program *program, struct cc_log *log)
+{
+    static atomic_ulong serial;
+    unsigned long number = atomic_fetch_add(&serial, 1) + 1;
+    unsigned n = program->num_kernels;
+    char **names = calloc(n ? n : 1, sizeof *names);
+    void **addresses = calloc(n ? n : 1, sizeof *addresses);
+    cl_int err = names && addresses ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    /* All programs share the JIT's main JITDylib: the exported names carry
+     * the program's serial number. */
+    for (unsigned i = 0; i < n && !err; i++) {
+        char *wg = cc_wg_function_name(program->kernels[i].name);
+        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+        size_t length = wg ? strlen(wg) + 24 : 0;
+        names[i] = wg ? malloc(length) : NULL;
+        if (names[i]) {
+            snprintf(names[i], length, "%s.%lu", wg, number);
+            if (fn)
+                LLVMSetValueName2(fn, names[i], strlen(names[i]));
+        }
+        free(wg);
+        if (!names[i])
+            err = CL_OUT_OF_HOST_MEMORY;
+        else if (!fn) {
+            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
+                          program->kernels[i].name);
+            err = CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    LLVMMemoryBufferRef object = NULL;
+    if (!err) {
+        char *message = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message,
+                                                &object)) {
+            cc_log_printf(log, "error: code generation failed: %s\n",
+                          message ? message : "unknown reason");
+            err = CL_BUILD_PROGRAM_FAILURE;
+        }
+        LLVMDisposeMessage(message);
+    }
+    if (!err)
+        err = cc_jit_add(object, (const char *const *)names, n, addresses, &program->tracker, log);
+    for (unsigned i = 0; i < n && !err; i++)
+        program->kernels[i].wg = (cc_wg_fn)addresses[i];
+    for (unsigned i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+    free(addresses);
+    return err;
+}
+
+static cl_int build(const char *source, const struct cc_options *options, struct cc_log *log,
+                    struct cc_program *program)
+{
+    const struct cc_host *host = cc_host();
+    if (!host) {
+        cc_log_printf(log, "error: LLVM has no usable native target in this process\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    struct timer timer;
+    timer_start(&timer);
+    cl_int err = CL_SUCCESS;
+    char cl_std[24];
+    char *cl_ext = cl_ext_argument();
+    unsigned num_args = 0;
+    const char **args = cl_ext ? clang_arguments(options, host, cl_std, cl_ext, &num_args) : NULL;
+    LLVMContextRef context = LLVMContextCreate();
+    LLVMModuleRef module = NULL;
+    LLVMTargetMachineRef machine = NULL;
+    struct diagnostics diagnostics = {log, false};
+    if (!args || !context) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+
+    char *clang_text = NULL;
+    int status =
+        cc_frontend_compile(context, source, strlen(source), args, num_args, &module, &clang_text);
+    if (clang_text)
+        cc_log_append(log, clang_text, strlen(clang_text));
+    free(clang_text);
+    timer_step(&timer, "frontend");
+    if (status == -2) {
+        cc_log_printf(log, "error: internal: clang rejected the compiler's arguments\n");
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    if (status || !module) {
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    dump(module, "front end", false);
+
+    machine = cc_target_machine(!options->opt_disable);
+    if (!machine) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    LLVMSetTarget(module, host->triple);
+    LLVMSetDataLayout(module, host->data_layout);
+    if ((err = cc_link_builtins(module, log)))
+        goto out;
+    timer_step(&timer, "link");
+    if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,
+                               &program->num_kernels, log)))
+        goto out;
+    if ((err = cc_make_workgroup_functions(module, program->kernels, program->num_kernels, machine,
+                                           log)))
+        goto out;
+    timer_step(&timer, "workgroup");
+    dump(module, "work-group functions", false);
+
+    char *message = NULL;
+    if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
+        cc_log_printf(log, "error: internal: invalid IR before optimisation: %s\n", message);
+        LLVMDisposeMessage(message);
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    LLVMDisposeMessage(message);
+    timer_step(&timer, "verify");
+
+    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(module, options->opt_disable ? "default<O0>" : "default<O3>",
+                                       machine, pass_options);
+    LLVMDisposePassBuilderOptions(pass_options);
+    if (error) {
+        char *text = LLVMGetErrorMessage(error);
+        cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);
+        LLVMDisposeErrorMessage(text);
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    timer_step(&timer, "optimise");
+    dump(module, "optimised", true);
+    if ((err = check_undefined(module, log)))
+        goto out;
+    cc_measure_private_mem(module, program->kernels, program->num_kernels);
+    err = emit_and_load(module, machine, program, log);
+    timer_step(&timer, "codegen+jit");
+    if (!err && diagnostics.error)
+        err = CL_BUILD_PROGRAM_FAILURE;
+out:
+    timer_report(&timer);
+    if (module)
+        LLVMDisposeModule(module);
+    if (machine)
+        LLVMDisposeTargetMachine(machine);
+    if (context)
+        LLVMContextDispose(context);
+    free(args);
+    free(cl_ext);
+    return err;
+}
+
+cl_int cc_build(const char *source, const char *options_text, char **log_out,
+                struct cc_program **out)
+{
+    struct cc_log log = {0};
+    struct cc_options options;
+    struct cc_program *program = NULL;
+    *out = NULL;
+    cl_int err = cc_options_parse(options_text, &options, &log);
+    if (!err) {
+        program = calloc(1, sizeof *program);
+        err =
+            program ? build(source ? source : "", &options, &log, program) : CL_OUT_OF_HOST_MEMORY;
+        cc_options_free(&options);
+    }
+    if (log.failed && !err)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err) {
+        cc_program_free(program);
+        program = NULL;
+    }
+    if (!log.text && !(log.text = calloc(1, 1))) {
+        cc_program_free(program);
+        program = NULL;
+        err = CL_OUT_OF_HOST_MEMORY;
+    }
+    *log_out = log.text;
+    *out = program;
+    return err;
+}
+
+unsigned cc_program_num_kernels(const struct cc_program *program)
+{
+    return program->num_kernels;
+}
+
+const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program, unsigned index)
+{
+    return index < program->num_kernels ? &program->kernels[index] : NULL;
+}
+
+const struct cc_kernel_info *cc_program_find_kernel(const struct cc_program *program,
+                                                    const char *name)
+{
+    for (unsigned i = 0; i < program->num_kernels; i++)
+        if (!strcmp(program->kernels[i].name, name))
+            return &program->kernels[i];
+    return NULL;
+}
+
+void cc_program_free(struct cc_program *program)
+{
+    if (!program)
+        return;
+    if (program->tracker)
+        cc_jit_remove(program->tracker);
+    cc_free_kernels(program->kernels, program->num_kernels);
+    free(program);
+}

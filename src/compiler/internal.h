@@ -1,0 +1,91 @@
+/* internal.h - what the files of src/compiler share with each other.
+ *
+ * compiler.h is the interface the runtime sees; this header is the one the
+ * compiler's own files see. The pipeline (build.c drives it):
+ *
+ *   options.c    build options (API spec 5.8.4) -> clang cc1 arguments
+ *   frontend.cpp OpenCL C -> LLVM IR, in process (the only C++ file)
+ *   library.c    link the built-in library bitcode of src/builtins
+ *   metadata.c   kernel_arg_* metadata -> cc_kernel_info
+ *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
+ *   jit.c        host target, O3, native code, the process-wide ORC JIT
+ */
+#ifndef CPUCL_COMPILER_INTERNAL_H
+#define CPUCL_COMPILER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "compiler/compiler.h"
+
+/* The build log: text the application reads with CL_PROGRAM_BUILD_LOG.
+ * Appending never fails visibly; on allocation failure the log keeps what it
+ * had and `failed` says so, and cc_build reports CL_OUT_OF_HOST_MEMORY. */
+struct cc_log {
+    char *text;
+    size_t length, capacity;
+    bool failed;
+};
+void cc_log_append(struct cc_log *log, const char *text, size_t length);
+void cc_log_printf(struct cc_log *log, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* options.c: the parsed build options. */
+struct cc_options {
+    char **clang_args; /* extra cc1 arguments, each malloc'd: -D, -I, -w, math flags */
+    unsigned num_clang_args;
+    int cl_std;           /* OpenCL C version: 100, 110, 120 or 200 */
+    bool opt_disable;     /* -cl-opt-disable */
+    bool kernel_arg_info; /* -cl-kernel-arg-info */
+};
+cl_int cc_options_parse(const char *text, struct cc_options *options, struct cc_log *log);
+void cc_options_free(struct cc_options *options);
+
+/* jit.c: facts about the host, found once. */
+struct cc_host {
+    const char *cpu;      /* LLVMGetHostCPUName, e.g. "znver5" */
+    const char *features; /* LLVMGetHostCPUFeatures, "+avx2,+avx512f,..." */
+    const char *abi_cpu;  /* the x86-64 level whose vector ABI the host has: clang's
+                           * -target-cpu for kernels and the built-in library variant */
+    const char *triple;
+    const char *data_layout;
+};
+const struct cc_host *cc_host(void); /* initialises LLVM's native target on first use */
+LLVMTargetMachineRef cc_target_machine(bool optimize);
+/* Adds one object file to the process-wide JIT under a new resource
+ * tracker and looks up `count` symbols. Takes the buffer. */
+cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
+                  void **addresses, void **tracker, struct cc_log *log);
+void cc_jit_remove(void *tracker);
+/* Whether JITed code may call this process symbol (C math library and the
+ * few helpers LLVM's code generator calls). */
+bool cc_jit_symbol_allowed(const char *name);
+
+/* library.c: link the built-in library into module and give every function
+ * the host's target attributes. */
+cl_int cc_link_builtins(LLVMModuleRef module, struct cc_log *log);
+
+/* metadata.c: the kernel table, before any code exists. `kernels` gets one
+ * entry per spir_kernel function, in module order. */
+cl_int cc_read_kernels(LLVMModuleRef module, bool arg_names, struct cc_kernel_info **kernels,
+                       unsigned *num_kernels, struct cc_log *log);
+void cc_free_kernels(struct cc_kernel_info *kernels, unsigned num_kernels);
+
+/* workgroup.c: one work-group function per kernel (named by
+ * cc_wg_function_name), the original kernels made internal. Fills
+ * local_mem_size; private_mem_size is filled by cc_measure_private_mem after
+ * optimisation. */
+cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *kernels,
+                                   unsigned num_kernels, LLVMTargetMachineRef machine,
+                                   struct cc_log *log);
+char *cc_wg_function_name(const char *kernel_name);
+void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
+                            unsigned num_kernels);
+
+/* The spir_kernel calling convention (COMPILER-NOTES 1). */
+#define CC_SPIR_KERNEL_CC 76
+
+#endif

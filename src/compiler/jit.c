@@ -1,0 +1,217 @@
+/* jit.c - the host target and the process-wide ORC JIT.
+ *
+ * One LLJIT serves every program. Each build compiles its module to an
+ * object file itself (cc_target_machine gives it a private TargetMachine, so
+ * concurrent builds share nothing but the JIT) and hands the object to the
+ * JIT under its own ResourceTracker; cc_program_free removes it. All
+ * programs live in the JIT's main JITDylib, so the only symbols a program
+ * exports are its work-group functions, whose names carry a program serial
+ * number (build.c). The main JITDylib resolves the C math library and
+ * LLVM's code-generation helpers from this process (cc_jit_symbol_allowed).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+#include "compiler/internal.h"
+
+/* clang's triple for OpenCL on this host (COMPILER-NOTES 1). */
+static const char host_triple[] = "x86_64-unknown-linux-gnu";
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct cc_host host;
+static bool host_ok;
+static LLVMTargetRef target;
+static LLVMOrcLLJITRef jit;
+
+/* The process symbols JITed code may reach: the C math library (the built-in
+ * library calls it for transcendental functions, and LLVM lowers intrinsics
+ * such as llvm.sin to it), the memory functions LLVM emits for
+ * llvm.memcpy/memset, and the "__" helpers of libgcc/compiler-rt that code
+ * generation calls (128-bit division, half conversions, ...). Everything
+ * else stays invisible, so a kernel's call to an undefined function fails to
+ * link instead of reaching some unrelated function of the application. */
+static const char *const math_functions[] = {
+    "acos",      "acosh",    "asin",  "asinh",  "atan",      "atan2",     "atanh",     "cbrt",
+    "ceil",      "copysign", "cos",   "cosh",   "erf",       "erfc",      "exp",       "exp10",
+    "exp2",      "expm1",    "fabs",  "fdim",   "floor",     "fma",       "fmax",      "fmin",
+    "fmod",      "frexp",    "hypot", "ilogb",  "ldexp",     "lgamma",    "lgamma_r",  "log",
+    "log10",     "log1p",    "log2",  "logb",   "modf",      "nearbyint", "nextafter", "pow",
+    "remainder", "remquo",   "rint",  "round",  "roundeven", "sin",       "sincos",    "sinh",
+    "sqrt",      "tan",      "tanh",  "tgamma", "trunc",
+};
+
+bool cc_jit_symbol_allowed(const char *name)
+{
+    if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset") ||
+        !strcmp(name, "memcmp") || !strcmp(name, "bcmp"))
+        return true;
+    size_t length = strlen(name);
+    for (size_t i = 0; i < sizeof math_functions / sizeof math_functions[0]; i++) {
+        size_t n = strlen(math_functions[i]);
+        if (!strncmp(name, math_functions[i], n)) {
+            /* sin, sinf; lgamma_r is spelled lgammaf_r in float */
+            if (length == n || (length == n + 1 && name[n] == 'f'))
+                return true;
+        }
+    }
+    if (!strcmp(name, "lgammaf_r"))
+        return true;
+    return name[0] == '_' && name[1] == '_' && strncmp(name, "__cpucl", 7) != 0;
+}
+
+static int process_symbol_filter(void *context, LLVMOrcSymbolStringPoolEntryRef symbol)
+{
+    return cc_jit_symbol_allowed(LLVMOrcSymbolStringPoolEntryStr(symbol));
+}
+
+/* Materialisation errors reach the lookup that triggered them (and so the
+ * build log); the session's copy is dropped instead of printed to stderr. */
+static void drop_session_error(void *context, LLVMErrorRef error)
+{
+    LLVMConsumeError(error);
+}
+
+/* The x86-64 level whose vector calling convention the host has. Clang
+ * passes vectors wider than 128 bits in registers only with AVX (256) or
+ * AVX-512 (512), so kernels and the built-in library must be compiled for
+ * the same level or their signatures disagree. */
+static const char *abi_cpu_for(const char *features)
+{
+    if (strstr(features, "+avx512f"))
+        return "x86-64-v4";
+    if (strstr(features, "+avx,") || strstr(features, "+avx2"))
+        return "x86-64-v3";
+    return "x86-64";
+}
+
+static void initialize(void)
+{
+    char *error = NULL;
+    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
+        return;
+    if (LLVMGetTargetFromTriple(host_triple, &target, &error)) {
+        LLVMDisposeMessage(error);
+        return;
+    }
+    host.cpu = LLVMGetHostCPUName();
+    host.features = LLVMGetHostCPUFeatures();
+    host.triple = host_triple;
+    /* strstr on "+avx," needs a trailing comma to tell avx from avx512 */
+    size_t length = strlen(host.features);
+    char *features = malloc(length + 2);
+    if (!features)
+        return;
+    memcpy(features, host.features, length);
+    strcpy(features + length, ",");
+    host.abi_cpu = abi_cpu_for(features);
+    free(features);
+    /* CPUCL_ABI_LEVEL picks another variant of the built-in library, so that
+     * all three can be tested on one (AVX-512) machine. Every function is
+     * inlined into the work-group functions, so a level above the host's is
+     * still correct code for the host. */
+    const char *level = getenv("CPUCL_ABI_LEVEL");
+    if (level &&
+        (!strcmp(level, "x86-64") || !strcmp(level, "x86-64-v3") || !strcmp(level, "x86-64-v4")))
+        host.abi_cpu = level;
+
+    LLVMTargetMachineRef machine =
+        LLVMCreateTargetMachine(target, host_triple, host.cpu, host.features,
+                                LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelSmall);
+    if (!machine)
+        return;
+    LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(machine);
+    char *layout_text = LLVMCopyStringRepOfTargetData(layout);
+    LLVMDisposeTargetData(layout);
+    host.data_layout = strdup(layout_text);
+    LLVMDisposeMessage(layout_text);
+
+    LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+        builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(machine));
+    LLVMErrorRef failure = LLVMOrcCreateLLJIT(&jit, builder);
+    if (failure) {
+        LLVMConsumeError(failure);
+        jit = NULL;
+        return;
+    }
+    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(jit),
+                                            drop_session_error, NULL);
+    LLVMOrcDefinitionGeneratorRef generator;
+    failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+        &generator, LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
+    if (failure) {
+        LLVMConsumeError(failure);
+        return;
+    }
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    host_ok = host.data_layout != NULL;
+}
+
+const struct cc_host *cc_host(void)
+{
+    pthread_once(&once, initialize);
+    return host_ok ? &host : NULL;
+}
+
+LLVMTargetMachineRef cc_target_machine(bool optimize)
+{
+    /* PIC and the small code model: what JITLink expects on x86-64; calls to
+     * the math library (far from the JIT's memory) go through its stubs. */
+    return LLVMCreateTargetMachine(target, host_triple, host.cpu, host.features,
+                                   optimize ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone,
+                                   LLVMRelocPIC, LLVMCodeModelSmall);
+}
+
+static void log_error(struct cc_log *log, const char *what, LLVMErrorRef error)
+{
+    char *message = LLVMGetErrorMessage(error);
+    cc_log_printf(log, "error: %s: %s\n", what, message);
+    LLVMDisposeErrorMessage(message);
+}
+
+cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
+                  void **addresses, void **tracker_out, struct cc_log *log)
+{
+    LLVMOrcResourceTrackerRef tracker =
+        LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(jit));
+    LLVMErrorRef error = LLVMOrcLLJITAddObjectFileWithRT(jit, tracker, object);
+    if (error) {
+        log_error(log, "cannot load the compiled program", error);
+        LLVMOrcReleaseResourceTracker(tracker);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    /* The first lookup links the object: the cost of code loading is paid
+     * here, in the build, not at the first launch. */
+    for (unsigned i = 0; i < count; i++) {
+        LLVMOrcExecutorAddress address = 0;
+        error = LLVMOrcLLJITLookup(jit, &address, symbols[i]);
+        if (error) {
+            log_error(log, "cannot link the compiled program", error);
+            cc_jit_remove(tracker);
+            return CL_BUILD_PROGRAM_FAILURE;
+        }
+        addresses[i] = (void *)(uintptr_t)address;
+    }
+    *tracker_out = tracker;
+    return CL_SUCCESS;
+}
+
+void cc_jit_remove(void *tracker)
+{
+    LLVMErrorRef error = LLVMOrcResourceTrackerRemove(tracker);
+    if (error)
+        LLVMConsumeError(error);
+    LLVMOrcReleaseResourceTracker(tracker);
+}
+
+const char *cc_host_cpu_name(void)
+{
+    const struct cc_host *h = cc_host();
+    return h ? h->cpu : "unknown";
+}

@@ -1,0 +1,697 @@
+/* workgroup.c - kernels become work-group functions.
+ *
+ * Takes the linked module (program + built-in library, host attributes
+ * set) and the kernel table from metadata.c. Gives, for each kernel K, a
+ * function
+ *
+ *   void __cpucl_wg_K(const void *arg_block, struct cc_wg_state *state)
+ *
+ * that runs every work-item of one work-group: it loads K's arguments from
+ * the argument block (layout: metadata.c), then loops z, y, x over the
+ * group's local size (x innermost, so that consecutive work-items are
+ * consecutive iterations the loop vectorizer can put in one SIMD register)
+ * and calls K. Everything is then inlined into the work-group functions and
+ * the work-item builtins are replaced by the loop counters and the fields
+ * of *state, so get_global_id(0) becomes group_id[0] * enqueued_local_size[0]
+ * + global_offset[0] + x. Kernel-scope __local variables become slices of
+ * state->local_mem, so work-groups running at the same time on different
+ * workers never share them. All other functions and variables become
+ * internal; the work-group functions are the program's only exports.
+ *
+ * Assumes: no recursion (OpenCL C 6.9) and no barrier-like builtin; a kernel
+ * that needs either fails to build with a log line that says so. The
+ * work-items of a group run one after the other, which is correct exactly
+ * because nothing synchronises them.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "compiler/internal.h"
+
+/* The work-group function of one kernel while it is being built. */
+struct wg {
+    struct cc_kernel_info *kernel;
+    LLVMValueRef kernel_fn, fn;
+    LLVMValueRef id[3]; /* x, y, z loop counters (local ids) */
+    LLVMValueRef group_id[3], local_size[3], enqueued_local_size[3];
+    LLVMValueRef global_size[3], global_offset[3], num_groups[3];
+    LLVMValueRef work_dim, local_mem;
+    LLVMBasicBlockRef entry;
+};
+
+char *cc_wg_function_name(const char *kernel_name)
+{
+    static const char prefix[] = "__cpucl_wg_";
+    char *name = malloc(sizeof prefix + strlen(kernel_name));
+    if (name) {
+        strcpy(name, prefix);
+        strcat(name, kernel_name);
+    }
+    return name;
+}
+
+/* The name inside an Itanium-mangled builtin name: "barrier" for
+ * "_Z7barrierj". Unmangled names are returned whole. */
+static size_t plain_name(const char *mangled, const char **name)
+{
+    if (mangled[0] == '_' && mangled[1] == 'Z') {
+        char *end;
+        unsigned long length = strtoul(mangled + 2, &end, 10);
+        if (end != mangled + 2 && length <= strlen(end)) {
+            *name = end;
+            return length;
+        }
+    }
+    *name = mangled;
+    return strlen(mangled);
+}
+
+static bool name_is(const char *name, size_t length, const char *what)
+{
+    return strlen(what) == length && !memcmp(name, what, length);
+}
+
+static bool name_starts(const char *name, size_t length, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return length >= n && !memcmp(name, prefix, n);
+}
+
+/* Builtins that synchronise the work-items of a group (OpenCL C 6.13.8,
+ * 6.13.10, 6.13.15, 6.13.16.*, and the sub-group functions of
+ * cl_khr_subgroups): a work-group function that runs the items one after
+ * the other cannot implement them. */
+static bool is_barrier_like(const char *name, size_t length)
+{
+    return name_is(name, length, "barrier") || name_starts(name, length, "work_group_") ||
+           name_starts(name, length, "sub_group_") || name_starts(name, length, "__work_group_") ||
+           name_starts(name, length, "__sub_group_") ||
+           name_is(name, length, "async_work_group_copy") ||
+           name_is(name, length, "async_work_group_strided_copy") ||
+           name_is(name, length, "wait_group_events");
+}
+
+static LLVMValueRef load_field(LLVMBuilderRef b, LLVMTypeRef type, LLVMValueRef base, size_t offset,
+                               const char *name)
+{
+    LLVMContextRef context = LLVMGetTypeContext(type);
+    LLVMValueRef index = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+    LLVMValueRef address =
+        LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), base, &index, 1, "");
+    LLVMValueRef value = LLVMBuildLoad2(b, type, address, name);
+    LLVMSetAlignment(value, 8);
+    return value;
+}
+
+/* The work-group function takes the kernel's target-cpu, target-features
+ * and the other string attributes clang gave it (denormal and math modes),
+ * so that inlining the kernel into it is allowed and changes nothing. */
+static void copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
+{
+    unsigned count = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
+    if (!attributes)
+        return;
+    LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attributes);
+    for (unsigned i = 0; i < count; i++) {
+        if (!LLVMIsStringAttribute(attributes[i]))
+            continue;
+        unsigned length;
+        const char *kind = LLVMGetStringAttributeKind(attributes[i], &length);
+        if (length == 23 && !memcmp(kind, "uniform-work-group-size", 23))
+            continue;
+        LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attributes[i]);
+    }
+    free(attributes);
+}
+
+/* Builds __cpucl_wg_K around a call of K. */
+static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMTypeRef params[2] = {ptr, ptr};
+    char *name = cc_wg_function_name(wg->kernel->name);
+    if (!name)
+        return NULL;
+    LLVMValueRef fn = LLVMAddFunction(
+        module, name, LLVMFunctionType(LLVMVoidTypeInContext(context), params, 2, 0));
+    free(name);
+    wg->fn = fn;
+    copy_string_attributes(wg->kernel_fn, fn);
+    LLVMAddAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+    LLVMValueRef args = LLVMGetParam(fn, 0), state = LLVMGetParam(fn, 1);
+    LLVMSetValueName2(args, "arg_block", 9);
+    LLVMSetValueName2(state, "state", 5);
+
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+    wg->entry = LLVMAppendBasicBlockInContext(context, fn, "entry");
+    LLVMBasicBlockRef z_loop = LLVMAppendBasicBlockInContext(context, fn, "wi.z");
+    LLVMBasicBlockRef y_loop = LLVMAppendBasicBlockInContext(context, fn, "wi.y");
+    LLVMBasicBlockRef x_loop = LLVMAppendBasicBlockInContext(context, fn, "wi.x");
+    LLVMBasicBlockRef y_next = LLVMAppendBasicBlockInContext(context, fn, "wi.y.next");
+    LLVMBasicBlockRef z_next = LLVMAppendBasicBlockInContext(context, fn, "wi.z.next");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(context, fn, "wi.done");
+
+    /* Everything the work-items read from *state is loaded once, here, so
+     * no store of a kernel can be thought to change a loop bound. */
+    LLVMPositionBuilderAtEnd(b, wg->entry);
+    for (int d = 0; d < 3; d++) {
+        size_t s = sizeof(size_t) * d;
+        wg->group_id[d] =
+            load_field(b, i64, state, offsetof(struct cc_wg_state, group_id) + s, "group_id");
+        wg->local_size[d] =
+            load_field(b, i64, state, offsetof(struct cc_wg_state, local_size) + s, "local_size");
+        wg->enqueued_local_size[d] =
+            load_field(b, i64, state, offsetof(struct cc_wg_state, enqueued_local_size) + s,
+                       "enqueued_local_size");
+        wg->global_size[d] =
+            load_field(b, i64, state, offsetof(struct cc_wg_state, global_size) + s, "global_size");
+        wg->global_offset[d] = load_field(
+            b, i64, state, offsetof(struct cc_wg_state, global_offset) + s, "global_offset");
+        wg->num_groups[d] =
+            load_field(b, i64, state, offsetof(struct cc_wg_state, num_groups) + s, "num_groups");
+    }
+    wg->work_dim = load_field(b, i32, state, offsetof(struct cc_wg_state, work_dim), "work_dim");
+    wg->local_mem = load_field(b, ptr, state, offsetof(struct cc_wg_state, local_mem), "local_mem");
+
+    unsigned num_args = wg->kernel->num_args;
+    LLVMValueRef *call_args = malloc((num_args ? num_args : 1) * sizeof *call_args);
+    if (!call_args) {
+        LLVMDisposeBuilder(b);
+        return NULL;
+    }
+    unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
+    for (unsigned i = 0; i < num_args; i++) {
+        const struct cc_arg_info *arg = &wg->kernel->args[i];
+        LLVMTypeRef type = LLVMTypeOf(LLVMGetParam(wg->kernel_fn, i));
+        if (arg->kind == CC_ARG_LOCAL) {
+            LLVMValueRef offset = load_field(b, i64, args, arg->offset, "local_offset");
+            LLVMValueRef address = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context),
+                                                         wg->local_mem, &offset, 1, "");
+            call_args[i] = LLVMBuildAddrSpaceCast(b, address, type, "");
+        } else if (LLVMGetEnumAttributeAtIndex(wg->kernel_fn, i + 1, byval_kind)) {
+            /* The inliner gives the kernel its own copy, as byval requires. */
+            LLVMValueRef index = LLVMConstInt(i64, arg->offset, 0);
+            call_args[i] =
+                LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), args, &index, 1, "");
+        } else {
+            call_args[i] = load_field(b, type, args, arg->offset, "");
+        }
+    }
+    LLVMBuildBr(b, z_loop);
+
+    /* Bottom-tested loops: every dimension of a group has at least one
+     * work-item. */
+    LLVMValueRef zero = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
+    LLVMBasicBlockRef headers[3] = {x_loop, y_loop, z_loop};
+    LLVMBasicBlockRef preheaders[3] = {y_loop, z_loop, wg->entry};
+    LLVMBasicBlockRef latches[3] = {x_loop, y_next, z_next};
+    LLVMBasicBlockRef exits[3] = {y_next, z_next, done};
+    static const char *const names[3] = {"x", "y", "z"};
+    for (int d = 2; d >= 0; d--) {
+        LLVMPositionBuilderAtEnd(b, headers[d]);
+        wg->id[d] = LLVMBuildPhi(b, i64, names[d]);
+        if (d > 0)
+            LLVMBuildBr(b, headers[d - 1]);
+    }
+    LLVMPositionBuilderAtEnd(b, x_loop);
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel_fn), wg->kernel_fn,
+                                       call_args, num_args, "");
+    LLVMSetInstructionCallConv(call, CC_SPIR_KERNEL_CC);
+    free(call_args);
+    for (int d = 0; d < 3; d++) {
+        if (d > 0)
+            LLVMPositionBuilderAtEnd(b, latches[d]);
+        LLVMValueRef next = LLVMBuildNUWAdd(b, wg->id[d], one, "");
+        LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, wg->local_size[d], "");
+        LLVMBuildCondBr(b, more, headers[d], exits[d]);
+        LLVMValueRef values[2] = {zero, next};
+        LLVMBasicBlockRef blocks[2] = {preheaders[d], latches[d]};
+        LLVMAddIncoming(wg->id[d], values, blocks, 2);
+    }
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+/* --- work-item functions (OpenCL C 6.13.1) --- */
+
+enum query {
+    Q_NONE,
+    Q_GLOBAL_ID,
+    Q_LOCAL_ID,
+    Q_GROUP_ID,
+    Q_LOCAL_SIZE,
+    Q_ENQUEUED_LOCAL_SIZE,
+    Q_GLOBAL_SIZE,
+    Q_NUM_GROUPS,
+    Q_GLOBAL_OFFSET,
+    Q_WORK_DIM,
+    Q_GLOBAL_LINEAR_ID,
+    Q_LOCAL_LINEAR_ID,
+};
+
+static enum query query_of(const char *mangled)
+{
+    static const struct {
+        const char *name;
+        enum query query;
+    } table[] = {
+        {"_Z13get_global_idj", Q_GLOBAL_ID},
+        {"_Z12get_local_idj", Q_LOCAL_ID},
+        {"_Z12get_group_idj", Q_GROUP_ID},
+        {"_Z14get_local_sizej", Q_LOCAL_SIZE},
+        {"_Z23get_enqueued_local_sizej", Q_ENQUEUED_LOCAL_SIZE},
+        {"_Z15get_global_sizej", Q_GLOBAL_SIZE},
+        {"_Z14get_num_groupsj", Q_NUM_GROUPS},
+        {"_Z17get_global_offsetj", Q_GLOBAL_OFFSET},
+        {"_Z12get_work_dimv", Q_WORK_DIM},
+        {"_Z20get_global_linear_idv", Q_GLOBAL_LINEAR_ID},
+        {"_Z19get_local_linear_idv", Q_LOCAL_LINEAR_ID},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(mangled, table[i].name))
+            return table[i].query;
+    return Q_NONE;
+}
+
+/* The value of a per-dimension query in dimension d (0..2), built at b. */
+static LLVMValueRef query_value(LLVMBuilderRef b, const struct wg *wg, enum query query, int d)
+{
+    switch (query) {
+    case Q_GLOBAL_ID: {
+        LLVMValueRef base = LLVMBuildMul(b, wg->group_id[d], wg->enqueued_local_size[d], "");
+        base = LLVMBuildAdd(b, base, wg->global_offset[d], "");
+        return LLVMBuildAdd(b, base, wg->id[d], "global_id");
+    }
+    case Q_LOCAL_ID: return wg->id[d];
+    case Q_GROUP_ID: return wg->group_id[d];
+    case Q_LOCAL_SIZE: return wg->local_size[d];
+    case Q_ENQUEUED_LOCAL_SIZE: return wg->enqueued_local_size[d];
+    case Q_GLOBAL_SIZE: return wg->global_size[d];
+    case Q_NUM_GROUPS: return wg->num_groups[d];
+    case Q_GLOBAL_OFFSET: return wg->global_offset[d];
+    default: return NULL;
+    }
+}
+
+/* 6.13.1: for a dimension index outside 0..get_work_dim()-1 the ids and the
+ * offset are 0 and the sizes 1. The state holds exactly those values for
+ * the unused dimensions below 3, so only indices of 3 and more need care. */
+static LLVMValueRef out_of_range_value(LLVMTypeRef i64, enum query query)
+{
+    bool is_size = query == Q_LOCAL_SIZE || query == Q_ENQUEUED_LOCAL_SIZE ||
+                   query == Q_GLOBAL_SIZE || query == Q_NUM_GROUPS;
+    return LLVMConstInt(i64, is_size ? 1 : 0, 0);
+}
+
+static LLVMValueRef lower_query(LLVMBuilderRef b, const struct wg *wg, enum query query,
+                                LLVMValueRef call)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+    switch (query) {
+    case Q_WORK_DIM: return wg->work_dim;
+    case Q_LOCAL_LINEAR_ID: {
+        LLVMValueRef v = LLVMBuildMul(b, wg->id[2], wg->local_size[1], "");
+        v = LLVMBuildAdd(b, v, wg->id[1], "");
+        v = LLVMBuildMul(b, v, wg->local_size[0], "");
+        return LLVMBuildAdd(b, v, wg->id[0], "local_linear_id");
+    }
+    case Q_GLOBAL_LINEAR_ID: {
+        /* 6.13.1: (id(2) - offset(2)) * size(1) * size(0)
+         *        + (id(1) - offset(1)) * size(0) + (id(0) - offset(0)) */
+        LLVMValueRef rel[3];
+        for (int d = 0; d < 3; d++) {
+            rel[d] = LLVMBuildMul(b, wg->group_id[d], wg->enqueued_local_size[d], "");
+            rel[d] = LLVMBuildAdd(b, rel[d], wg->id[d], "");
+        }
+        LLVMValueRef v = LLVMBuildMul(b, rel[2], wg->global_size[1], "");
+        v = LLVMBuildAdd(b, v, rel[1], "");
+        v = LLVMBuildMul(b, v, wg->global_size[0], "");
+        return LLVMBuildAdd(b, v, rel[0], "global_linear_id");
+    }
+    default: break;
+    }
+    LLVMValueRef dim = LLVMGetOperand(call, 0);
+    if (LLVMIsAConstantInt(dim)) {
+        unsigned long long d = LLVMConstIntGetZExtValue(dim);
+        return d < 3 ? query_value(b, wg, query, (int)d) : out_of_range_value(i64, query);
+    }
+    LLVMValueRef result = out_of_range_value(i64, query);
+    for (int d = 2; d >= 0; d--) {
+        LLVMValueRef is_d =
+            LLVMBuildICmp(b, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), d, 0), "");
+        result = LLVMBuildSelect(b, is_d, query_value(b, wg, query, d), result, "");
+    }
+    return result;
+}
+
+/* Replaces the work-item calls of wg->fn; fails on barrier-like calls and
+ * on calls that were not inlined (recursion). */
+static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
+{
+    cl_int err = CL_SUCCESS;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef next;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            if (!LLVMIsACallInst(inst))
+                continue;
+            LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(inst));
+            if (!callee || LLVMGetIntrinsicID(callee))
+                continue;
+            size_t length;
+            const char *mangled = LLVMGetValueName2(callee, &length);
+            const char *name;
+            size_t name_length = plain_name(mangled, &name);
+            if (!LLVMIsDeclaration(callee)) {
+                cc_log_printf(log,
+                              "error: kernel '%s': recursive call of '%.*s' (OpenCL C 6.9: "
+                              "recursion is not supported)\n",
+                              wg->kernel->name, (int)name_length, name);
+                return CL_BUILD_PROGRAM_FAILURE;
+            }
+            if (is_barrier_like(name, name_length)) {
+                if (name_is(name, name_length, "barrier") ||
+                    name_is(name, name_length, "work_group_barrier"))
+                    cc_log_printf(log,
+                                  "error: kernel '%s': %.*s() is not supported yet by cpucl "
+                                  "(work-group barriers are planned)\n",
+                                  wg->kernel->name, (int)name_length, name);
+                else
+                    cc_log_printf(log,
+                                  "error: kernel '%s': %.*s() is not supported yet by cpucl "
+                                  "(it synchronises the work-group like a barrier; work-group "
+                                  "barriers are planned)\n",
+                                  wg->kernel->name, (int)name_length, name);
+                err = CL_BUILD_PROGRAM_FAILURE;
+                continue;
+            }
+            enum query query = query_of(mangled);
+            if (query == Q_NONE)
+                continue;
+            LLVMPositionBuilderBefore(b, inst);
+            LLVMValueRef value = lower_query(b, wg, query, inst);
+            LLVMReplaceAllUsesWith(inst, value);
+            LLVMInstructionEraseFromParent(inst);
+        }
+    }
+    return err;
+}
+
+/* --- kernel-scope __local variables --- */
+
+struct local_layout {
+    LLVMValueRef *globals, *pointers;
+    unsigned count, capacity;
+    size_t size;
+    bool failed;
+};
+
+static bool is_local_global(LLVMValueRef value)
+{
+    return LLVMIsAGlobalVariable(value) && LLVMGetPointerAddressSpace(LLVMTypeOf(value)) == 3;
+}
+
+/* Whether a constant refers to a __local variable, possibly through
+ * constant expressions (getelementptr, addrspacecast, ...). */
+static bool refers_to_local(LLVMValueRef value)
+{
+    if (is_local_global(value))
+        return true;
+    if (!LLVMIsAConstant(value) || LLVMIsAGlobalValue(value))
+        return false;
+    int n = LLVMGetNumOperands(value);
+    for (int i = 0; i < n; i++)
+        if (refers_to_local(LLVMGetOperand(value, i)))
+            return true;
+    return false;
+}
+
+/* The per-group pointer replacing a __local variable, made in the entry
+ * block on first use. */
+static LLVMValueRef local_pointer(struct local_layout *layout, const struct wg *wg,
+                                  LLVMValueRef global)
+{
+    for (unsigned i = 0; i < layout->count; i++)
+        if (layout->globals[i] == global)
+            return layout->pointers[i];
+    if (layout->count == layout->capacity) {
+        unsigned capacity = layout->capacity ? 2 * layout->capacity : 8;
+        LLVMValueRef *g = realloc(layout->globals, capacity * sizeof *g);
+        if (g)
+            layout->globals = g;
+        LLVMValueRef *p = g ? realloc(layout->pointers, capacity * sizeof *p) : NULL;
+        if (p)
+            layout->pointers = p;
+        if (!g || !p) {
+            layout->failed = true;
+            return NULL;
+        }
+        layout->capacity = capacity;
+    }
+    LLVMModuleRef module = LLVMGetGlobalParent(wg->fn);
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTargetDataRef data_layout = LLVMGetModuleDataLayout(module);
+    LLVMTypeRef type = LLVMGlobalGetValueType(global);
+    size_t align = LLVMGetAlignment(global);
+    if (align < LLVMABIAlignmentOfType(data_layout, type))
+        align = LLVMABIAlignmentOfType(data_layout, type);
+    size_t offset = (layout->size + align - 1) & ~(align - 1);
+    layout->size = offset + (size_t)LLVMABISizeOfType(data_layout, type);
+
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(wg->entry));
+    LLVMValueRef index = LLVMConstInt(LLVMInt64TypeInContext(context), offset, 0);
+    LLVMValueRef address =
+        LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), wg->local_mem, &index, 1, "");
+    size_t length;
+    const char *name = LLVMGetValueName2(global, &length);
+    LLVMValueRef pointer = LLVMBuildAddrSpaceCast(b, address, LLVMTypeOf(global), name);
+    LLVMDisposeBuilder(b);
+    layout->globals[layout->count] = global;
+    layout->pointers[layout->count++] = pointer;
+    return pointer;
+}
+
+/* Rebuilds a constant that refers to a __local variable as instructions at
+ * b, with the variable replaced by its per-group pointer. NULL when the
+ * constant has a form this does not handle. */
+static LLVMValueRef materialize(LLVMBuilderRef b, struct local_layout *layout, const struct wg *wg,
+                                LLVMValueRef value)
+{
+    if (is_local_global(value))
+        return local_pointer(layout, wg, value);
+    if (!refers_to_local(value))
+        return value;
+    if (!LLVMIsAConstantExpr(value))
+        return NULL;
+    int n = LLVMGetNumOperands(value);
+    LLVMValueRef operands[16];
+    if (n > 16)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (!(operands[i] = materialize(b, layout, wg, LLVMGetOperand(value, i))))
+            return NULL;
+    LLVMOpcode opcode = LLVMGetConstOpcode(value);
+    switch (opcode) {
+    case LLVMGetElementPtr: {
+        LLVMValueRef gep = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(value), operands[0],
+                                         operands + 1, (unsigned)n - 1, "");
+        if (LLVMIsAGetElementPtrInst(gep))
+            LLVMSetIsInBounds(gep, LLVMIsInBounds(value));
+        return gep;
+    }
+    case LLVMAddrSpaceCast:
+    case LLVMBitCast:
+    case LLVMPtrToInt:
+    case LLVMIntToPtr:
+    case LLVMTrunc: return LLVMBuildCast(b, opcode, operands[0], LLVMTypeOf(value), "");
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMXor: return LLVMBuildBinOp(b, opcode, operands[0], operands[1], "");
+    default: return NULL;
+    }
+}
+
+static cl_int place_locals(struct wg *wg, struct cc_log *log)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+    struct local_layout layout = {0};
+    cl_int err = CL_SUCCESS;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb && !err;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && !err;
+             inst = LLVMGetNextInstruction(inst)) {
+            int n = LLVMGetNumOperands(inst);
+            for (int i = 0; i < n; i++) {
+                LLVMValueRef operand = LLVMGetOperand(inst, i);
+                if (!operand || !refers_to_local(operand))
+                    continue;
+                if (LLVMIsAPHINode(inst))
+                    LLVMPositionBuilderBefore(
+                        b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(inst, (unsigned)i)));
+                else
+                    LLVMPositionBuilderBefore(b, inst);
+                LLVMValueRef replacement = materialize(b, &layout, wg, operand);
+                if (layout.failed) {
+                    err = CL_OUT_OF_HOST_MEMORY;
+                    break;
+                }
+                if (!replacement) {
+                    cc_log_printf(log,
+                                  "error: kernel '%s': unsupported use of a __local variable "
+                                  "in a constant expression\n",
+                                  wg->kernel->name);
+                    err = CL_BUILD_PROGRAM_FAILURE;
+                    break;
+                }
+                LLVMSetOperand(inst, (unsigned)i, replacement);
+            }
+        }
+    }
+    LLVMDisposeBuilder(b);
+    free(layout.globals);
+    free(layout.pointers);
+    wg->kernel->local_mem_size = layout.size;
+    return err;
+}
+
+/* --- the whole module --- */
+
+/* Every defined function is inlined into the work-group functions: the
+ * work-item calls can only be lowered where the loop counters are. */
+static void prepare_inlining(LLVMModuleRef module)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    LLVMAttributeRef always_attr = LLVMCreateEnumAttribute(context, always, 0);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinline);
+        LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, always_attr);
+    }
+}
+
+static cl_int run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,
+                         struct cc_log *log)
+{
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(module, passes, machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    if (error) {
+        char *message = LLVMGetErrorMessage(error);
+        cc_log_printf(log, "error: %s: %s\n", passes, message);
+        LLVMDisposeErrorMessage(message);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
+cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *kernels,
+                                   unsigned num_kernels, LLVMTargetMachineRef machine,
+                                   struct cc_log *log)
+{
+    struct wg *wgs = calloc(num_kernels ? num_kernels : 1, sizeof *wgs);
+    if (!wgs)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int err = CL_SUCCESS;
+    unsigned i = 0;
+    /* metadata.c numbered the kernels in module order */
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && i < num_kernels;
+         fn = LLVMGetNextFunction(fn)) {
+        if (!LLVMIsDeclaration(fn) && LLVMGetFunctionCallConv(fn) == CC_SPIR_KERNEL_CC) {
+            wgs[i].kernel = &kernels[i];
+            wgs[i].kernel_fn = fn;
+            i++;
+        }
+    }
+    prepare_inlining(module);
+    for (i = 0; i < num_kernels; i++) {
+        if (!build_wg(module, &wgs[i])) {
+            err = CL_OUT_OF_HOST_MEMORY;
+            goto out;
+        }
+    }
+    if ((err = run_passes(module, "always-inline", machine, log)))
+        goto out;
+
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    for (i = 0; i < num_kernels; i++) {
+        cl_int e = lower_calls(b, &wgs[i], log);
+        if (!e)
+            e = place_locals(&wgs[i], log);
+        if (e && !err)
+            err = e;
+    }
+    LLVMDisposeBuilder(b);
+    if (err)
+        goto out;
+
+    /* Only the work-group functions stay visible; the kernels, helpers and
+     * library functions, all inlined now, are dropped by globaldce. */
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        bool is_wg = false;
+        for (i = 0; i < num_kernels && !is_wg; i++)
+            is_wg = wgs[i].fn == fn;
+        if (!is_wg) {
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
+            LLVMSetVisibility(fn, LLVMDefaultVisibility);
+        }
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsDeclaration(g)) {
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+            LLVMSetVisibility(g, LLVMDefaultVisibility);
+        }
+    }
+    err = run_passes(module, "globaldce", machine, log);
+out:
+    free(wgs);
+    return err;
+}
+
+void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
+                            unsigned num_kernels)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+    for (unsigned i = 0; i < num_kernels; i++) {
+        char *name = cc_wg_function_name(kernels[i].name);
+        LLVMValueRef fn = name ? LLVMGetNamedFunction(module, name) : NULL;
+        free(name);
+        if (!fn || LLVMIsDeclaration(fn))
+            continue;
+        size_t total = 0;
+        /* Static allocas live in the entry block; the work-items reuse them. */
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsAAllocaInst(inst))
+                continue;
+            LLVMValueRef count = LLVMGetOperand(inst, 0);
+            unsigned long long n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 1;
+            total += (size_t)(n * LLVMABISizeOfType(layout, LLVMGetAllocatedType(inst)));
+        }
+        kernels[i].private_mem_size = total;
+    }
+}
