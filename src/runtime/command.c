@@ -1,10 +1,11 @@
 /* command.c - from enqueue to completion: dependencies, submission to the
  * device, and the release of everything a command held. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/command.h"
 
-int rt_event_add_dependent(cl_event event, struct rt_command *command);
+int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait);
 void rt_command_dependency_done(struct rt_command *command);
 
 struct rt_command *rt_command_create(cl_command_queue queue, cl_command_type type)
@@ -33,7 +34,11 @@ void rt_command_use_mem(struct rt_command *command, cl_mem mem)
     }
 }
 
-static void command_free(struct rt_command *command)
+/* Lets go of the memory objects and kernel a command used. Done before its
+ * event completes, so that an application that waits for the command and
+ * then releases a buffer sees the buffer (and its destructor callback) go at
+ * once. */
+static void release_resources(struct rt_command *command)
 {
     for (int i = 0; i < RT_COMMAND_MAX_MEMS; i++)
         if (command->mems[i])
@@ -44,6 +49,16 @@ static void command_free(struct rt_command *command)
     if (command->kernel)
         rt_object_unhold(RT_OBJ(command->kernel));
     free(command->owned);
+    memset(command->mems, 0, sizeof command->mems);
+    command->kernel_mems = NULL;
+    command->num_kernel_mems = 0;
+    command->kernel = NULL;
+    command->owned = NULL;
+}
+
+static void command_free(struct rt_command *command)
+{
+    release_resources(command);
     rt_object_unhold(RT_OBJ(command->queue));
     if (command->event)
         rt_object_unhold(RT_OBJ(command->event));
@@ -69,6 +84,7 @@ static void command_done(void *context, int status)
     struct rt_command *command = context;
     cl_command_queue queue = command->queue;
 
+    release_resources(command);
     rt_event_set_status(command->event, status ? status : CL_COMPLETE);
     pthread_mutex_lock(&queue->lock);
     __atomic_store_n(&queue->outstanding, queue->outstanding - 1, __ATOMIC_RELEASE);
@@ -102,14 +118,14 @@ void rt_command_dependency_done(struct rt_command *command)
         command_ready(command);
 }
 
-static void wait_for(struct rt_command *command, cl_event event)
+static void wait_for(struct rt_command *command, cl_event event, bool explicit_wait)
 {
     if (!event || event == command->event)
         return;
     /* Count first: the event may complete (and count down) the moment the
      * command is on its list. The enqueue's own +1 keeps pending above 0. */
     atomic_fetch_add(&command->pending, 1);
-    if (!rt_event_add_dependent(event, command))
+    if (!rt_event_add_dependent(event, command, explicit_wait))
         atomic_fetch_sub(&command->pending, 1);
 }
 
@@ -145,12 +161,12 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
 
     atomic_store(&command->pending, 1);
     for (cl_uint i = 0; i < num_wait; i++)
-        wait_for(command, wait_list[i]);
+        wait_for(command, wait_list[i], true);
 
     pthread_mutex_lock(&queue->lock);
     __atomic_store_n(&queue->outstanding, queue->outstanding + 1, __ATOMIC_RELEASE);
     if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-        wait_for(command, queue->last);
+        wait_for(command, queue->last, false);
         if (queue->last)
             rt_object_unhold(RT_OBJ(queue->last));
         queue->last = event;
@@ -161,16 +177,16 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
          * ordered after the previous barrier; wait for the newest command
          * too as a fallback. */
         for (struct rt_event_list *e = queue->since_barrier; e; e = e->next)
-            wait_for(command, e->event);
-        wait_for(command, queue->barrier);
-        wait_for(command, queue->last);
+            wait_for(command, e->event, false);
+        wait_for(command, queue->barrier, false);
+        wait_for(command, queue->last, false);
         forget_since_barrier(queue);
         if (queue->barrier)
             rt_object_unhold(RT_OBJ(queue->barrier));
         queue->barrier = event;
         rt_object_hold(RT_OBJ(event));
     } else {
-        wait_for(command, queue->barrier);
+        wait_for(command, queue->barrier, false);
         remember_since_barrier(queue, event);
     }
     if (queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {

@@ -96,7 +96,9 @@ void rt_event_set_status(cl_event event, cl_int status)
     }
     while (dependents) {
         struct rt_event_list *next = dependents->next;
-        if (status < 0)
+        /* 5.11: only events of the wait list pass their failure on; the
+         * implicit order of an in-order queue or a barrier does not. */
+        if (status < 0 && dependents->explicit_wait)
             atomic_store(&dependents->command->failed, 1);
         rt_command_dependency_done(dependents->command);
         free(dependents);
@@ -151,7 +153,7 @@ cl_int rt_event_add_callback(cl_event event, cl_int when,
 }
 
 /* Adds `command` as a dependent of `event`; returns 1 when it must wait. */
-int rt_event_add_dependent(cl_event event, struct rt_command *command)
+int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait)
 {
     int waits = 0;
     struct rt_event_list *entry = malloc(sizeof *entry);
@@ -159,17 +161,18 @@ int rt_event_add_dependent(cl_event event, struct rt_command *command)
     if (event->status > CL_COMPLETE && entry) {
         entry->command = command;
         entry->event = event;
+        entry->explicit_wait = explicit_wait;
         entry->next = event->dependents;
         event->dependents = entry;
         entry = NULL;
         waits = 1;
-    } else if (event->status < 0) {
+    } else if (event->status < 0 && explicit_wait) {
         atomic_store(&command->failed, 1);
     } else if (event->status > CL_COMPLETE) {
         /* Out of memory for the list entry: wait here instead of failing. */
         while (event->status > CL_COMPLETE)
             pthread_cond_wait(&event->changed, &event->lock);
-        if (event->status < 0)
+        if (event->status < 0 && explicit_wait)
             atomic_store(&command->failed, 1);
     }
     pthread_mutex_unlock(&event->lock);

@@ -146,6 +146,7 @@ struct rt_event_list {
     struct rt_event_list *next;
     cl_event event;
     struct rt_command *command;
+    bool explicit_wait;                  /* from a wait list: an error fails the command */
 };
 
 /* Lifecycle hooks called from object.c: `released` when the application's
