@@ -15,6 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cts=${1:?usage: run-cts.sh CTS_BUILD_DIR [ICD] [test_binary ...]}
 shift
 icd=${1:-$top/build/vendors/cpucl.icd}
+icd=$(realpath "$icd")
 [ $# -gt 0 ] && shift
 tests=("$@")
 [ ${#tests[@]} -eq 0 ] && tests=(test_computeinfo test_api test_basic)

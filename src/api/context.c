@@ -22,7 +22,7 @@ static cl_int check_properties(const cl_context_properties *properties, size_t *
                 return CL_INVALID_PLATFORM;
             break;
         case CL_CONTEXT_INTEROP_USER_SYNC:
-            if (seen_sync++)
+            if (seen_sync++ || (properties[n + 1] != CL_TRUE && properties[n + 1] != CL_FALSE))
                 return CL_INVALID_PROPERTY;
             break;
         default:

@@ -169,12 +169,11 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_IL_VERSION: return API_INFO_STRING(""); /* SPIR-V comes with a later issue */
     case CL_DEVICE_AVAILABLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
     case CL_DEVICE_ENDIAN_LITTLE:
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         ANSWER(b, CL_TRUE);
-    case CL_DEVICE_LINKER_AVAILABLE:
-        ANSWER(b, CL_FALSE); /* clLinkProgram is missing */
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
         ANSWER(b, CL_FALSE);
 

@@ -3,10 +3,9 @@
  *
  * The ICD loader calls through the table of the first handle argument, so
  * every slot of OpenCL 1.0-2.2 that cpucl implements is filled. Slots of
- * interop extensions cpucl does not list (GL, D3D, DX9, EGL, device fission)
- * and of clCompileProgram/clLinkProgram (missing, see the README) stay NULL;
- * the loader answers CL_INVALID_OPERATION for them or the application never
- * reaches them without the extension.
+ * interop extensions cpucl does not list (D3D, DX9, EGL, device fission)
+ * stay NULL: an application reaches them only through an extension the
+ * device does not report.
  */
 #include "api/api.h"
 #include "api/icd.h"
@@ -78,7 +77,18 @@ const struct _cl_icd_dispatch api_dispatch = {
     .clEnqueueWaitForEvents = clEnqueueWaitForEvents,
     .clEnqueueBarrier = clEnqueueBarrier,
     .clGetExtensionFunctionAddress = clGetExtensionFunctionAddress,
+    .clSetCommandQueueProperty = clSetCommandQueueProperty,
+    .clCreateFromGLBuffer = clCreateFromGLBuffer,
+    .clCreateFromGLTexture2D = clCreateFromGLTexture2D,
+    .clCreateFromGLTexture3D = clCreateFromGLTexture3D,
+    .clCreateFromGLRenderbuffer = clCreateFromGLRenderbuffer,
+    .clGetGLObjectInfo = clGetGLObjectInfo,
+    .clGetGLTextureInfo = clGetGLTextureInfo,
+    .clEnqueueAcquireGLObjects = clEnqueueAcquireGLObjects,
+    .clEnqueueReleaseGLObjects = clEnqueueReleaseGLObjects,
+    .clGetGLContextInfoKHR = clGetGLContextInfoKHR,
     /* OpenCL 1.1 */
+    .clCreateEventFromGLsyncKHR = clCreateEventFromGLsyncKHR,
     .clSetEventCallback = clSetEventCallback,
     .clCreateSubBuffer = clCreateSubBuffer,
     .clSetMemObjectDestructorCallback = clSetMemObjectDestructorCallback,
@@ -93,6 +103,8 @@ const struct _cl_icd_dispatch api_dispatch = {
     .clReleaseDevice = clReleaseDevice,
     .clCreateImage = clCreateImage,
     .clCreateProgramWithBuiltInKernels = clCreateProgramWithBuiltInKernels,
+    .clCompileProgram = clCompileProgram,
+    .clLinkProgram = clLinkProgram,
     .clUnloadPlatformCompiler = clUnloadPlatformCompiler,
     .clGetKernelArgInfo = clGetKernelArgInfo,
     .clEnqueueFillBuffer = clEnqueueFillBuffer,
@@ -100,6 +112,7 @@ const struct _cl_icd_dispatch api_dispatch = {
     .clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
     .clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
     .clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
+    .clCreateFromGLTexture = clCreateFromGLTexture,
     .clGetExtensionFunctionAddressForPlatform = clGetExtensionFunctionAddressForPlatform,
     /* OpenCL 2.0 */
     .clCreateCommandQueueWithProperties = clCreateCommandQueueWithProperties,

@@ -1,4 +1,5 @@
 /* program.c - program objects and building them (API spec 5.8). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "api/api.h"
@@ -78,6 +79,63 @@ static cl_int check_device_list(cl_context context, cl_uint num_devices,
     return CL_SUCCESS;
 }
 
+/* A cpucl program binary (CL_PROGRAM_BINARIES): this header, then LLVM
+ * bitcode of the program as the compiler's front end (or linker) left it.
+ * clCreateProgramWithBinary takes it back; clBuildProgram links it again. */
+struct binary_header {
+    char magic[8];        /* "cpuclbin" */
+    uint32_t version;     /* BINARY_VERSION */
+    uint32_t type;        /* cl_program_binary_type */
+    uint64_t size;        /* bytes of bitcode that follow */
+};
+#define BINARY_VERSION 1
+
+/* The program's binary, malloc'd; NULL when it has none. */
+static unsigned char *make_binary(cl_program program, size_t *size)
+{
+    const void *bitcode = program->object;
+    size_t bitcode_size = program->object_size;
+    if (program->built)
+        bitcode = cc_program_bitcode(program->built, &bitcode_size);
+    *size = 0;
+    if (!bitcode || program->binary_type == CL_PROGRAM_BINARY_TYPE_NONE)
+        return NULL;
+    unsigned char *binary = malloc(sizeof(struct binary_header) + bitcode_size);
+    if (!binary)
+        return NULL;
+    struct binary_header header = {{'c', 'p', 'u', 'c', 'l', 'b', 'i', 'n'}, BINARY_VERSION,
+                                   (uint32_t)program->binary_type, bitcode_size};
+    memcpy(binary, &header, sizeof header);
+    memcpy(binary + sizeof header, bitcode, bitcode_size);
+    *size = sizeof header + bitcode_size;
+    return binary;
+}
+
+static cl_int read_binary(const unsigned char *binary, size_t size, void **bitcode,
+                          size_t *bitcode_size, cl_program_binary_type *type)
+{
+    struct binary_header header;
+    if (size < sizeof header)
+        return CL_INVALID_BINARY;
+    memcpy(&header, binary, sizeof header);
+    if (memcmp(header.magic, "cpuclbin", 8) || header.version != BINARY_VERSION ||
+        header.size != size - sizeof header || header.size < 4 ||
+        (header.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+         header.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
+         header.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE))
+        return CL_INVALID_BINARY;
+    /* LLVM bitcode starts with "BC\xC0\xDE". */
+    if (memcmp(binary + sizeof header, "BC\xc0\xde", 4))
+        return CL_INVALID_BINARY;
+    *bitcode = malloc(header.size);
+    if (!*bitcode)
+        return CL_OUT_OF_HOST_MEMORY;
+    memcpy(*bitcode, binary + sizeof header, header.size);
+    *bitcode_size = header.size;
+    *type = header.type;
+    return CL_SUCCESS;
+}
+
 API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                           const size_t *lengths, const unsigned char **binaries,
@@ -106,12 +164,38 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
             goto fail;
         }
     }
-    /* cpucl has not defined a program binary format yet (it never returns
-     * one from CL_PROGRAM_BINARIES), so no binary is one it can load. */
-    for (cl_uint i = 0; i < num_devices; i++)
+    /* One device per context today, so one binary makes the program. */
+    void *bitcode = NULL;
+    size_t bitcode_size = 0;
+    cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        void *b;
+        size_t n;
+        cl_program_binary_type t;
+        cl_int status = read_binary(binaries[i], lengths[i], &b, &n, &t);
         if (binary_status)
-            binary_status[i] = CL_INVALID_BINARY;
-    err = CL_INVALID_BINARY;
+            binary_status[i] = status;
+        if (status) {
+            free(bitcode);
+            err = status;
+            goto fail;
+        }
+        if (bitcode)
+            free(b);
+        else
+            bitcode = b, bitcode_size = n, type = t;
+    }
+    cl_program program = new_program(context, NULL);
+    if (!program) {
+        free(bitcode);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    program->object = bitcode;
+    program->object_size = bitcode_size;
+    program->binary_type = type;
+    api_set_error(errcode_ret, CL_SUCCESS);
+    return program;
 fail:
     api_set_error(errcode_ret, err);
     return NULL;
@@ -189,7 +273,7 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         return err;
     if (!pfn_notify && user_data)
         return CL_INVALID_VALUE;
-    if (!program->source)
+    if (!program->source && !program->object)
         return CL_INVALID_BINARY;
 
     pthread_mutex_lock(&program->lock);
@@ -203,8 +287,21 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     char *log = NULL, *names = NULL;
     char *options_copy = strdup(options ? options : "");
     struct cc_program *built = NULL;
-    err = options_copy ? cc_build(program->source, options_copy, &log, &built)
-                       : CL_OUT_OF_HOST_MEMORY;
+    if (!options_copy) {
+        err = CL_OUT_OF_HOST_MEMORY;
+    } else if (program->source) {
+        err = cc_build(program->source, options_copy, &log, &built);
+    } else {
+        /* 5.8.2: a program from a binary is built by linking that binary. */
+        void *library = NULL;
+        size_t library_size;
+        const void *object = program->object;
+        err = cc_link(1, &object, &program->object_size, "", &log, &built, &library,
+                      &library_size);
+        free(library);
+        if (err == CL_LINK_PROGRAM_FAILURE || err == CL_INVALID_BINARY)
+            err = CL_BUILD_PROGRAM_FAILURE;
+    }
     if (!err && !(names = join_kernel_names(built)))
         err = CL_OUT_OF_HOST_MEMORY;
 
@@ -220,6 +317,8 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     program->build_options = options_copy;
     program->build_status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
     program->non_uniform = allows_non_uniform(options_copy);
+    if (!err)
+        program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     pthread_mutex_unlock(&program->lock);
     if (err) {
         if (built)
@@ -276,15 +375,29 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         return api_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
     case CL_PROGRAM_BINARY_SIZES:
     case CL_PROGRAM_BINARIES: {
-        /* No binary format yet: every device's binary is empty (size 0), so
-         * CL_PROGRAM_BINARIES has nothing to copy into the caller's arrays. */
         size_t size = context->num_devices * sizeof(size_t);
         if (param_value && param_value_size < size)
             return CL_INVALID_VALUE;
-        if (param_value && param_name == CL_PROGRAM_BINARY_SIZES)
-            memset(param_value, 0, size);
         if (param_value_size_ret)
             *param_value_size_ret = size;
+        if (!param_value)
+            return CL_SUCCESS;
+        pthread_mutex_lock(&program->lock);
+        size_t binary_size;
+        unsigned char *binary = make_binary(program, &binary_size);
+        pthread_mutex_unlock(&program->lock);
+        for (cl_uint i = 0; i < context->num_devices; i++) {
+            if (param_name == CL_PROGRAM_BINARY_SIZES) {
+                ((size_t *)param_value)[i] = binary_size;
+            } else {
+                /* 5.8.7: the application gives one buffer per device, large
+                 * enough for CL_PROGRAM_BINARY_SIZES; NULL entries are skipped. */
+                unsigned char *out = ((unsigned char **)param_value)[i];
+                if (out && binary)
+                    memcpy(out, binary, binary_size);
+            }
+        }
+        free(binary);
         return CL_SUCCESS;
     }
     case CL_PROGRAM_NUM_KERNELS:
@@ -330,12 +443,9 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
     case CL_PROGRAM_BUILD_LOG:
         err = API_INFO_STRING(program->build_log ? program->build_log : "");
         break;
-    case CL_PROGRAM_BINARY_TYPE: {
-        cl_program_binary_type type =
-            program->built ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
-        err = API_INFO(type);
+    case CL_PROGRAM_BINARY_TYPE:
+        err = API_INFO(program->binary_type);
         break;
-    }
     default:
         err = CL_INVALID_VALUE;
     }
@@ -372,4 +482,178 @@ clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t s
     /* 5.8.3: only programs created from IL have specialization constants,
      * and cpucl does not take IL yet. */
     return CL_INVALID_PROGRAM;
+}
+
+/* --- separate compilation and linking (5.8.3, 5.8.4) --- */
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                 const char *options, cl_uint num_input_headers, const cl_program *input_headers,
+                 const char **header_include_names,
+                 void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    cl_int err = check_device_list(program->context, num_devices, device_list);
+    if (err)
+        return err;
+    if ((num_input_headers == 0) != (input_headers == NULL) ||
+        (num_input_headers == 0) != (header_include_names == NULL) || (!pfn_notify && user_data))
+        return CL_INVALID_VALUE;
+    const char **sources = calloc(num_input_headers ? num_input_headers : 1, sizeof *sources);
+    if (!sources)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; i < num_input_headers; i++) {
+        if (!api_valid_program(input_headers[i]) || !header_include_names[i]) {
+            free(sources);
+            return header_include_names[i] ? CL_INVALID_PROGRAM : CL_INVALID_VALUE;
+        }
+        sources[i] = input_headers[i]->source ? input_headers[i]->source : "";
+    }
+    if (!program->source) {
+        free(sources);
+        return CL_INVALID_OPERATION;
+    }
+    pthread_mutex_lock(&program->lock);
+    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
+        pthread_mutex_unlock(&program->lock);
+        free(sources);
+        return CL_INVALID_OPERATION;
+    }
+    program->build_status = CL_BUILD_IN_PROGRESS;
+    pthread_mutex_unlock(&program->lock);
+
+    char *log = NULL, *options_copy = strdup(options ? options : "");
+    void *object = NULL;
+    size_t object_size = 0;
+    err = options_copy ? cc_compile(program->source, options_copy, num_input_headers,
+                                    (const char *const *)header_include_names, sources, &log,
+                                    &object, &object_size)
+                       : CL_OUT_OF_HOST_MEMORY;
+    free(sources);
+    if (err == CL_INVALID_BUILD_OPTIONS)
+        err = CL_INVALID_COMPILER_OPTIONS;
+
+    pthread_mutex_lock(&program->lock);
+    if (program->built)
+        cc_program_free(program->built);
+    free(program->build_log);
+    free(program->build_options);
+    free(program->kernel_names);
+    free(program->object);
+    program->built = NULL;
+    program->kernel_names = NULL;
+    program->object = err ? NULL : object;
+    program->object_size = err ? 0 : object_size;
+    program->build_log = log;
+    program->build_options = options_copy;
+    program->build_status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+    program->binary_type = err ? CL_PROGRAM_BINARY_TYPE_NONE : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    program->non_uniform = allows_non_uniform(options_copy);
+    pthread_mutex_unlock(&program->lock);
+    if (err)
+        free(object);
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    return err;
+}
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+              const char *options, cl_uint num_input_programs, const cl_program *input_programs,
+              void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+              cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!api_valid_context(context)) {
+        err = CL_INVALID_CONTEXT;
+        goto fail;
+    }
+    if ((err = check_device_list(context, num_devices, device_list)))
+        goto fail;
+    if (num_input_programs == 0 || !input_programs || (!pfn_notify && user_data)) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    for (cl_uint i = 0; i < num_input_programs; i++) {
+        if (!api_valid_program(input_programs[i])) {
+            err = CL_INVALID_PROGRAM;
+            goto fail;
+        }
+    }
+    const void **objects = calloc(num_input_programs, sizeof *objects);
+    size_t *sizes = calloc(num_input_programs, sizeof *sizes);
+    if (!objects || !sizes) {
+        free(objects);
+        free(sizes);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    /* Inputs are held while their bitcode is read: another thread may not
+     * rebuild them meanwhile (5.8.4 makes that the application's duty). */
+    bool non_uniform = true;
+    for (cl_uint i = 0; i < num_input_programs; i++) {
+        cl_program input = input_programs[i];
+        pthread_mutex_lock(&input->lock);
+        int usable = input->object && (input->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                                       input->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        objects[i] = input->object;
+        sizes[i] = input->object_size;
+        non_uniform &= input->non_uniform;
+        pthread_mutex_unlock(&input->lock);
+        if (!usable) {
+            free(objects);
+            free(sizes);
+            err = CL_INVALID_OPERATION;
+            goto fail;
+        }
+    }
+    char *log = NULL;
+    struct cc_program *built = NULL;
+    void *library = NULL;
+    size_t library_size = 0;
+    err = cc_link(num_input_programs, objects, sizes, options, &log, &built, &library,
+                  &library_size);
+    free(objects);
+    free(sizes);
+    if (err == CL_INVALID_LINKER_OPTIONS || err == CL_OUT_OF_HOST_MEMORY) {
+        free(log);
+        goto fail;
+    }
+    char *names = built ? join_kernel_names(built) : NULL;
+    cl_program program = new_program(context, NULL);
+    char *options_copy = strdup(options ? options : "");
+    if (!program || !options_copy || (built && !names)) {
+        if (program)
+            rt_object_release(RT_OBJ(program));
+        if (built)
+            cc_program_free(built);
+        free(library), free(names), free(log), free(options_copy);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    program->build_log = log;
+    program->build_options = options_copy;
+    program->non_uniform = non_uniform;
+    if (err) {
+        program->build_status = CL_BUILD_ERROR;
+    } else if (built) {
+        program->built = built;
+        program->kernel_names = names;
+        program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+        program->build_status = CL_BUILD_SUCCESS;
+    } else {
+        program->object = library;
+        program->object_size = library_size;
+        program->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+        program->build_status = CL_BUILD_SUCCESS;
+    }
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    /* 5.8.4: a failed link still returns the program, so its log can be read. */
+    api_set_error(errcode_ret, err);
+    return program;
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
 }

@@ -176,3 +176,24 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue queue)
     rt_queue_finish(queue);
     return CL_SUCCESS;
 }
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties properties,
+                          cl_bool enable, cl_command_queue_properties *old_properties)
+{
+    /* OpenCL 1.0 5.1: changes the properties of a live queue. Commands
+     * already enqueued keep the order they were given. */
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (properties & ~host_queue_properties)
+        return CL_INVALID_VALUE;
+    pthread_mutex_lock(&queue->lock);
+    if (old_properties)
+        *old_properties = queue->properties;
+    if (enable)
+        queue->properties |= properties;
+    else
+        queue->properties &= ~properties;
+    pthread_mutex_unlock(&queue->lock);
+    return CL_SUCCESS;
+}

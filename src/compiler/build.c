@@ -16,8 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/frontend.h"
@@ -30,8 +34,25 @@
 struct cc_program {
     struct cc_kernel_info *kernels;
     unsigned num_kernels;
-    void *tracker; /* the JIT's resource tracker of this program's code */
+    void *tracker;      /* the JIT's resource tracker of this program's code */
+    void *bitcode;      /* the whole program before built-ins: its binary */
+    size_t bitcode_size;
 };
+
+/* Keeps a copy of the module as bitcode: what CL_PROGRAM_BINARIES returns
+ * and cc_link can build again. */
+static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
+{
+    LLVMMemoryBufferRef buffer = LLVMWriteBitcodeToMemoryBuffer(module);
+    size_t length = buffer ? LLVMGetBufferSize(buffer) : 0;
+    *bitcode = length ? malloc(length) : NULL;
+    if (*bitcode)
+        memcpy(*bitcode, LLVMGetBufferStart(buffer), length);
+    *size = *bitcode ? length : 0;
+    if (buffer)
+        LLVMDisposeMemoryBuffer(buffer);
+    return *bitcode ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
 
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
  * list of every compile come from this one string. Images, half and
@@ -327,66 +348,85 @@ static cl_int emit_and_load(LLVMModuleRef module, LLVMTargetMachineRef machine,
     return err;
 }
 
-static cl_int build(const char *source, const struct cc_options *options, struct cc_log *log,
-                    struct cc_program *program)
+/* Source to an unoptimised module in `context`, with the host's triple and
+ * data layout: the front half of every build and all of clCompileProgram.
+ * `include_dir` (may be NULL) is searched for headers before -I paths. */
+static cl_int front(const char *source, const struct cc_options *options, const char *include_dir,
+                    LLVMContextRef context, struct cc_log *log, LLVMModuleRef *out)
 {
     const struct cc_host *host = cc_host();
+    *out = NULL;
     if (!host) {
         cc_log_printf(log, "error: LLVM has no usable native target in this process\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
-    struct timer timer;
-    timer_start(&timer);
-    cl_int err = CL_SUCCESS;
     char cl_std[24];
     char *cl_ext = cl_ext_argument();
     unsigned num_args = 0;
     const char **args = cl_ext ? clang_arguments(options, host, cl_std, cl_ext, &num_args) : NULL;
-    LLVMContextRef context = LLVMContextCreate();
-    LLVMModuleRef module = NULL;
-    LLVMTargetMachineRef machine = NULL;
-    struct diagnostics diagnostics = {log, false};
-    if (!args || !context) {
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto out;
+    const char **all = args ? malloc((num_args + 2) * sizeof *all) : NULL;
+    if (!all) {
+        free(args);
+        free(cl_ext);
+        return CL_OUT_OF_HOST_MEMORY;
     }
-    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    unsigned n = 0;
+    if (include_dir) {
+        all[n++] = "-I";
+        all[n++] = include_dir;
+    }
+    memcpy(all + n, args, num_args * sizeof *all);
+    n += num_args;
 
+    cl_int err = CL_SUCCESS;
+    LLVMModuleRef module = NULL;
     char *clang_text = NULL;
-    int status =
-        cc_frontend_compile(context, source, strlen(source), args, num_args, &module, &clang_text);
+    int status = cc_frontend_compile(context, source, strlen(source), all, n, &module, &clang_text);
     if (clang_text)
         cc_log_append(log, clang_text, strlen(clang_text));
     free(clang_text);
-    timer_step(&timer, "frontend");
     if (status == -2) {
         cc_log_printf(log, "error: internal: clang rejected the compiler's arguments\n");
         err = CL_BUILD_PROGRAM_FAILURE;
-        goto out;
-    }
-    if (status || !module) {
+    } else if (status || !module) {
         err = CL_BUILD_PROGRAM_FAILURE;
-        goto out;
+    } else {
+        LLVMSetTarget(module, host->triple);
+        LLVMSetDataLayout(module, host->data_layout);
+        dump(module, "front end", false);
     }
-    dump(module, "front end", false);
+    if (err && module) {
+        LLVMDisposeModule(module);
+        module = NULL;
+    }
+    free(all);
+    free(args);
+    free(cl_ext);
+    *out = module;
+    return err;
+}
 
-    machine = cc_target_machine(!options->opt_disable);
+/* A whole program's module to JITed work-group functions: built-ins,
+ * kernel table, work-group functions, O3, code, JIT. Takes the module. */
+static cl_int back(LLVMModuleRef module, const struct cc_options *options, struct cc_log *log,
+                   struct cc_program *program, struct timer *timer)
+{
+    cl_int err = CL_SUCCESS;
+    LLVMTargetMachineRef machine = cc_target_machine(!options->opt_disable);
     if (!machine) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto out;
     }
-    LLVMSetTarget(module, host->triple);
-    LLVMSetDataLayout(module, host->data_layout);
     if ((err = cc_link_builtins(module, log)))
         goto out;
-    timer_step(&timer, "link");
+    timer_step(timer, "link");
     if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,
                                &program->num_kernels, log)))
         goto out;
     if ((err = cc_make_workgroup_functions(module, program->kernels, program->num_kernels, machine,
                                            log)))
         goto out;
-    timer_step(&timer, "workgroup");
+    timer_step(timer, "workgroup");
     dump(module, "work-group functions", false);
 
     char *message = NULL;
@@ -397,7 +437,7 @@ static cl_int build(const char *source, const struct cc_options *options, struct
         goto out;
     }
     LLVMDisposeMessage(message);
-    timer_step(&timer, "verify");
+    timer_step(timer, "verify");
 
     LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef error = LLVMRunPasses(module, options->opt_disable ? "default<O0>" : "default<O3>",
@@ -410,25 +450,41 @@ static cl_int build(const char *source, const struct cc_options *options, struct
         err = CL_BUILD_PROGRAM_FAILURE;
         goto out;
     }
-    timer_step(&timer, "optimise");
+    timer_step(timer, "optimise");
     dump(module, "optimised", true);
     if ((err = check_undefined(module, log)))
         goto out;
     cc_measure_private_mem(module, program->kernels, program->num_kernels);
     err = emit_and_load(module, machine, program, log);
-    timer_step(&timer, "codegen+jit");
-    if (!err && diagnostics.error)
-        err = CL_BUILD_PROGRAM_FAILURE;
+    timer_step(timer, "codegen+jit");
 out:
-    timer_report(&timer);
-    if (module)
-        LLVMDisposeModule(module);
+    LLVMDisposeModule(module);
     if (machine)
         LLVMDisposeTargetMachine(machine);
-    if (context)
-        LLVMContextDispose(context);
-    free(args);
-    free(cl_ext);
+    return err;
+}
+
+static cl_int build(const char *source, const struct cc_options *options, struct cc_log *log,
+                    struct cc_program *program)
+{
+    struct timer timer;
+    timer_start(&timer);
+    LLVMContextRef context = LLVMContextCreate();
+    if (!context)
+        return CL_OUT_OF_HOST_MEMORY;
+    struct diagnostics diagnostics = {log, false};
+    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    LLVMModuleRef module;
+    cl_int err = front(source, options, NULL, context, log, &module);
+    timer_step(&timer, "frontend");
+    if (!err && (err = keep_bitcode(module, &program->bitcode, &program->bitcode_size)))
+        LLVMDisposeModule(module);
+    if (!err)
+        err = back(module, options, log, program, &timer);
+    if (!err && diagnostics.error)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    timer_report(&timer);
+    LLVMContextDispose(context);
     return err;
 }
 
@@ -462,6 +518,217 @@ cl_int cc_build(const char *source, const char *options_text, char **log_out,
     return err;
 }
 
+/* --- separate compilation (API spec 5.8.3-5.8.5) --- */
+
+/* Writes the embedded headers of clCompileProgram into a fresh folder, by
+ * their include names, so Clang finds them as files. */
+static char *write_headers(unsigned count, const char *const *names, const char *const *sources,
+                           struct cc_log *log)
+{
+    char pattern[] = "/tmp/cpucl-headers-XXXXXX";
+    if (!mkdtemp(pattern)) {
+        cc_log_printf(log, "error: cannot create a folder for the embedded headers\n");
+        return NULL;
+    }
+    char *dir = strdup(pattern);
+    for (unsigned i = 0; dir && i < count; i++) {
+        size_t length = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(length);
+        if (!path)
+            break;
+        snprintf(path, length, "%s/%s", dir, names[i]);
+        /* Create the folders of names such as "lib/util.h". */
+        for (char *slash = path + strlen(dir) + 1; (slash = strchr(slash, '/')); slash++) {
+            *slash = 0;
+            mkdir(path, 0700);
+            *slash = '/';
+        }
+        FILE *file = fopen(path, "w");
+        if (file) {
+            fputs(sources[i], file);
+            fclose(file);
+        } else {
+            cc_log_printf(log, "warning: cannot write embedded header '%s'\n", names[i]);
+        }
+        free(path);
+    }
+    return dir;
+}
+
+static void remove_tree(const char *dir)
+{
+    size_t length = strlen(dir) + 32;
+    char *command = malloc(length);
+    if (!command)
+        return;
+    /* The folder is ours (mkdtemp); nftw would do the same in more lines. */
+    snprintf(command, length, "rm -rf '%s'", dir);
+    if (system(command) != 0)
+        fprintf(stderr, "cpucl: could not remove %s\n", dir);
+    free(command);
+}
+
+cl_int cc_compile(const char *source, const char *options_text, unsigned num_headers,
+                  const char *const *header_names, const char *const *header_sources,
+                  char **log_out, void **bitcode, size_t *bitcode_size)
+{
+    struct cc_log log = {0};
+    struct cc_options options;
+    *bitcode = NULL;
+    *bitcode_size = 0;
+    cl_int err = cc_options_parse(options_text, &options, &log);
+    LLVMContextRef context = NULL;
+    char *dir = NULL;
+    if (err)
+        goto out;
+    if (num_headers && !(dir = write_headers(num_headers, header_names, header_sources, &log))) {
+        err = CL_COMPILE_PROGRAM_FAILURE;
+        goto out_options;
+    }
+    context = LLVMContextCreate();
+    struct diagnostics diagnostics = {&log, false};
+    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    LLVMModuleRef module;
+    err = front(source ? source : "", &options, dir, context, &log, &module);
+    if (!err) {
+        err = keep_bitcode(module, bitcode, bitcode_size);
+        LLVMDisposeModule(module);
+    } else if (err == CL_BUILD_PROGRAM_FAILURE) {
+        err = CL_COMPILE_PROGRAM_FAILURE;
+    }
+    LLVMContextDispose(context);
+    if (dir) {
+        remove_tree(dir);
+        free(dir);
+    }
+out_options:
+    cc_options_free(&options);
+out:
+    if (log.failed && !err)
+        err = CL_OUT_OF_HOST_MEMORY;
+    *log_out = log.text ? log.text : calloc(1, 1);
+    return err;
+}
+
+/* 5.8.5: the options clLinkProgram takes. The math options matter at
+ * compile time, where they were given, so here they are only accepted. */
+static cl_int check_link_options(const char *text, bool *create_library, struct cc_log *log)
+{
+    static const char *const known[] = {
+        "-create-library", "-enable-link-options", "-cl-denorms-are-zero",
+        "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+        "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
+    *create_library = false;
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        size_t length = strcspn(p, " \t\n");
+        if (!length)
+            break;
+        bool found = false;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (strlen(known[i]) == length && !strncmp(p, known[i], length))
+                found = true;
+        if (!found) {
+            cc_log_printf(log, "error: unknown link option '%.*s'\n", (int)length, p);
+            return CL_INVALID_LINKER_OPTIONS;
+        }
+        if (length == 15 && !strncmp(p, "-create-library", 15))
+            *create_library = true;
+        p += length;
+    }
+    return CL_SUCCESS;
+}
+
+cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
+               const char *options_text, char **log_out, struct cc_program **program_out,
+               void **library, size_t *library_size)
+{
+    struct cc_log log = {0};
+    struct timer timer;
+    bool create_library;
+    struct cc_program *program = NULL;
+    LLVMContextRef context = NULL;
+    LLVMModuleRef linked = NULL;
+    *program_out = NULL;
+    *library = NULL;
+    *library_size = 0;
+    timer_start(&timer);
+    cl_int err = check_link_options(options_text, &create_library, &log);
+    if (err)
+        goto out;
+    context = LLVMContextCreate();
+    struct diagnostics diagnostics = {&log, false};
+    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    for (unsigned i = 0; i < count && !err; i++) {
+        LLVMMemoryBufferRef buffer =
+            LLVMCreateMemoryBufferWithMemoryRangeCopy(bitcodes[i], sizes[i], "object");
+        LLVMModuleRef module = NULL;
+        if (!buffer || LLVMParseBitcodeInContext2(context, buffer, &module)) {
+            cc_log_printf(&log, "error: input %u is not a cpucl object\n", i);
+            err = CL_INVALID_BINARY;
+        } else if (!linked) {
+            linked = module;
+        } else if (LLVMLinkModules2(linked, module)) {
+            cc_log_printf(&log, "error: linking input %u failed (see messages above)\n", i);
+            err = CL_LINK_PROGRAM_FAILURE;
+        }
+        if (buffer)
+            LLVMDisposeMemoryBuffer(buffer);
+    }
+    if (!err && diagnostics.error)
+        err = CL_LINK_PROGRAM_FAILURE;
+    if (err || !linked)
+        goto out;
+    timer_step(&timer, "link objects");
+    if (create_library) {
+        err = keep_bitcode(linked, library, library_size);
+        LLVMDisposeModule(linked);
+        goto out;
+    }
+    program = calloc(1, sizeof *program);
+    if (!program) {
+        LLVMDisposeModule(linked);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    /* Argument names are in the objects' metadata exactly when they were
+     * compiled with -cl-kernel-arg-info. */
+    struct cc_options options = {.kernel_arg_info = true};
+    if ((err = keep_bitcode(linked, &program->bitcode, &program->bitcode_size))) {
+        LLVMDisposeModule(linked);
+        goto out;
+    }
+    err = back(linked, &options, &log, program, &timer);
+    if (!err && diagnostics.error)
+        err = CL_LINK_PROGRAM_FAILURE;
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+        err = CL_LINK_PROGRAM_FAILURE;
+out:
+    timer_report(&timer);
+    if (context)
+        LLVMContextDispose(context);
+    if (log.failed && !err)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err) {
+        cc_program_free(program);
+        program = NULL;
+        free(*library);
+        *library = NULL;
+        *library_size = 0;
+    }
+    *program_out = program;
+    *log_out = log.text ? log.text : calloc(1, 1);
+    return err;
+}
+
+const void *cc_program_bitcode(const struct cc_program *program, size_t *size)
+{
+    *size = program->bitcode_size;
+    return program->bitcode;
+}
+
 unsigned cc_program_num_kernels(const struct cc_program *program)
 {
     return program->num_kernels;
@@ -488,5 +755,6 @@ void cc_program_free(struct cc_program *program)
     if (program->tracker)
         cc_jit_remove(program->tracker);
     cc_free_kernels(program->kernels, program->num_kernels);
+    free(program->bitcode);
     free(program);
 }

@@ -91,6 +91,27 @@ struct cc_program;  /* opaque: JITed code and its kernel table */
 cl_int cc_build(const char *source, const char *options, char **log,
                 struct cc_program **out);
 
+/* clCompileProgram: source (with embedded headers, found by their include
+ * names) to an object, LLVM bitcode in *bitcode (malloc'd). Returns
+ * CL_SUCCESS, CL_INVALID_COMPILER_OPTIONS... as cc_build, with
+ * CL_COMPILE_PROGRAM_FAILURE for source errors. */
+cl_int cc_compile(const char *source, const char *options, unsigned num_headers,
+                  const char *const *header_names, const char *const *header_sources,
+                  char **log, void **bitcode, size_t *bitcode_size);
+
+/* clLinkProgram: links objects and libraries (bitcode from cc_compile or an
+ * earlier -create-library link). With -create-library the result is a
+ * library in *library; otherwise an executable *program. Returns
+ * CL_INVALID_LINKER_OPTIONS, CL_INVALID_BINARY, CL_LINK_PROGRAM_FAILURE or
+ * CL_OUT_OF_HOST_MEMORY on failure, with *log saying why. */
+cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
+               const char *options, char **log, struct cc_program **program, void **library,
+               size_t *library_size);
+
+/* The program as LLVM bitcode before the built-ins were linked: cc_link
+ * builds it again, so it serves as the program's binary. */
+const void *cc_program_bitcode(const struct cc_program *program, size_t *size);
+
 unsigned cc_program_num_kernels(const struct cc_program *program);
 const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program,
                                                unsigned index);

@@ -89,6 +89,7 @@ static void destroy_program(cl_program program)
     free(program->build_options);
     free(program->build_log);
     free(program->kernel_names);
+    free(program->object);
     pthread_mutex_destroy(&program->lock);
     rt_object_unhold(RT_OBJ(program->context));
 }

@@ -106,6 +106,10 @@ struct _cl_program {
     struct cc_program *built;            /* NULL until a build succeeded */
     char *kernel_names;                  /* ";"-joined, NULL until built */
     bool non_uniform;                    /* built as OpenCL C 2.0 without -cl-uniform-work-group-size */
+    cl_program_binary_type binary_type;
+    void *object;                        /* bitcode of a compiled object, a library, or a
+                                          * binary given to clCreateProgramWithBinary */
+    size_t object_size;
     cl_uint kernels_attached;            /* kernel objects alive: no rebuild while > 0 */
     struct rt_callback *release_callbacks;
 };
