@@ -122,13 +122,12 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
             return CL_INVALID_KERNEL_ARGS;
     if (work_dim < 1 || work_dim > 3)
         return CL_INVALID_WORK_DIMENSION;
-    if (!global_work_size)
-        return CL_INVALID_VALUE;
-
     size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
-    int empty = 0;
+    /* 5.10 (2.1+): a NULL global size, like a zero in any dimension, is a
+     * command that runs no work-item. */
+    int empty = global_work_size == NULL;
     for (cl_uint d = 0; d < work_dim; d++) {
-        global[d] = global_work_size[d];
+        global[d] = global_work_size ? global_work_size[d] : 0;
         offset[d] = global_work_offset ? global_work_offset[d] : 0;
         empty |= global[d] == 0;
         /* 5.10: offset + size must fit in size_t. */

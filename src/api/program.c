@@ -446,6 +446,11 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
     case CL_PROGRAM_BINARY_TYPE:
         err = API_INFO(program->binary_type);
         break;
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+        size_t size = program->built ? cc_program_global_variable_size(program->built) : 0;
+        err = API_INFO(size);
+        break;
+    }
     default:
         err = CL_INVALID_VALUE;
     }

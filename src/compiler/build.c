@@ -37,7 +37,22 @@ struct cc_program {
     void *tracker;      /* the JIT's resource tracker of this program's code */
     void *bitcode;      /* the whole program before built-ins: its binary */
     size_t bitcode_size;
+    size_t global_variable_size; /* program-scope __global variables, bytes */
 };
+
+/* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program's own variables
+ * in the global address space (COMPILER-NOTES 5), before the built-ins. */
+static size_t global_variable_size(LLVMModuleRef module)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+    size_t total = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g)) {
+        if (LLVMIsDeclaration(g) || LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 1)
+            continue;
+        total += LLVMABISizeOfType(layout, LLVMGlobalGetValueType(g));
+    }
+    return total;
+}
 
 /* Keeps a copy of the module as bitcode: what CL_PROGRAM_BINARIES returns
  * and cc_link can build again. */
@@ -213,6 +228,12 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         /* kernels and library share one vector ABI by construction (jit.c),
          * so clang's warning about ABI changes is noise */
         "-Wno-psabi",
+        /* 6.10 of OpenCL C 2.0: macros the device defines that clang does
+         * not for an x86 triple. The device is OpenCL 2.2; every x86-64
+         * host cpucl runs on with AVX2 or later has fast fma. */
+        "-D__OPENCL_VERSION__=220",
+        "-DCL_VERSION_2_1=210",
+        "-DCL_VERSION_2_2=220",
     };
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
@@ -417,6 +438,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
         err = CL_OUT_OF_HOST_MEMORY;
         goto out;
     }
+    program->global_variable_size = global_variable_size(module);
     if ((err = cc_link_builtins(module, log)))
         goto out;
     timer_step(timer, "link");
@@ -721,6 +743,11 @@ out:
     *program_out = program;
     *log_out = log.text ? log.text : calloc(1, 1);
     return err;
+}
+
+size_t cc_program_global_variable_size(const struct cc_program *program)
+{
+    return program->global_variable_size;
 }
 
 const void *cc_program_bitcode(const struct cc_program *program, size_t *size)

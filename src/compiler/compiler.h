@@ -112,6 +112,9 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
  * builds it again, so it serves as the program's binary. */
 const void *cc_program_bitcode(const struct cc_program *program, size_t *size);
 
+/* Bytes of program-scope variables in the global address space. */
+size_t cc_program_global_variable_size(const struct cc_program *program);
+
 unsigned cc_program_num_kernels(const struct cc_program *program);
 const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program,
                                                unsigned index);
