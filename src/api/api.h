@@ -59,6 +59,9 @@ static inline void api_set_error(cl_int *errcode_ret, cl_int error)
         *errcode_ret = error;
 }
 
+/* True when `device` is one of the context's devices. */
+int api_context_has_device(cl_context context, cl_device_id device);
+
 /* 5.11: a wait list and its count must agree, and every event must be valid
  * and belong to `context`. */
 cl_int api_check_wait_list(cl_context context, cl_uint num_events, const cl_event *events);

@@ -167,16 +167,16 @@ clSetContextDestructorCallback(cl_context context,
         return CL_INVALID_CONTEXT;
     if (!pfn_notify)
         return CL_INVALID_VALUE;
-    struct rt_callback *callback = calloc(1, sizeof *callback);
-    if (!callback)
-        return CL_OUT_OF_HOST_MEMORY;
-    callback->fn = (void (CL_CALLBACK *)())pfn_notify;
-    callback->user_data = user_data;
-    pthread_mutex_lock(&context->lock);
-    callback->next = context->destructor_callbacks;
-    context->destructor_callbacks = callback;
-    pthread_mutex_unlock(&context->lock);
-    return CL_SUCCESS;
+    return rt_callback_push(&context->destructor_callbacks, &context->lock, (void (CL_CALLBACK *)())pfn_notify,
+                            user_data);
+}
+
+int api_context_has_device(cl_context context, cl_device_id device)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            return 1;
+    return 0;
 }
 
 cl_int api_check_wait_list(cl_context context, cl_uint num_events, const cl_event *events)

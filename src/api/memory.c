@@ -258,14 +258,6 @@ clSetMemObjectDestructorCallback(cl_mem mem, void (CL_CALLBACK *pfn_notify)(cl_m
         return CL_INVALID_MEM_OBJECT;
     if (!pfn_notify)
         return CL_INVALID_VALUE;
-    struct rt_callback *callback = calloc(1, sizeof *callback);
-    if (!callback)
-        return CL_OUT_OF_HOST_MEMORY;
-    callback->fn = (void (CL_CALLBACK *)())pfn_notify;
-    callback->user_data = user_data;
-    pthread_mutex_lock(&mem->lock);
-    callback->next = mem->destructor_callbacks;
-    mem->destructor_callbacks = callback;
-    pthread_mutex_unlock(&mem->lock);
-    return CL_SUCCESS;
+    return rt_callback_push(&mem->destructor_callbacks, &mem->lock, (void (CL_CALLBACK *)())pfn_notify,
+                            user_data);
 }

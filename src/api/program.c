@@ -60,21 +60,13 @@ clCreateProgramWithSource(cl_context context, cl_uint count, const char **string
     return program;
 }
 
-static int context_has_device(cl_context context, cl_device_id device)
-{
-    for (cl_uint i = 0; i < context->num_devices; i++)
-        if (context->devices[i] == device)
-            return 1;
-    return 0;
-}
-
 static cl_int check_device_list(cl_context context, cl_uint num_devices,
                                 const cl_device_id *device_list)
 {
     if ((num_devices == 0) != (device_list == NULL))
         return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < num_devices; i++)
-        if (!api_valid_device(device_list[i]) || !context_has_device(context, device_list[i]))
+        if (!api_valid_device(device_list[i]) || !api_context_has_device(context, device_list[i]))
             return CL_INVALID_DEVICE;
     return CL_SUCCESS;
 }
@@ -261,6 +253,51 @@ static bool allows_non_uniform(const char *options)
            strstr(options, "-cl-std=cl2.0");
 }
 
+/* What a build or compile produced; record_outcome takes it all over. */
+struct build_outcome {
+    cl_int err;
+    char *log, *options;
+    struct cc_program *built;      /* a build's executable, with its kernel names */
+    char *names;
+    void *object;                  /* a compile's object */
+    size_t object_size;
+    cl_program_binary_type type;   /* on success */
+};
+
+/* Replaces the program's build state with the outcome (freeing what it
+ * replaces, and on failure the outcome's results). A compile replaces the
+ * object; a build keeps it, since a program from a binary is rebuilt from it. */
+static void record_outcome(cl_program program, struct build_outcome *o, bool replaces_object)
+{
+    pthread_mutex_lock(&program->lock);
+    if (program->built)
+        cc_program_free(program->built);
+    free(program->build_log);
+    free(program->build_options);
+    free(program->kernel_names);
+    program->built = o->err ? NULL : o->built;
+    program->kernel_names = o->err ? NULL : o->names;
+    if (replaces_object) {
+        free(program->object);
+        program->object = o->err ? NULL : o->object;
+        program->object_size = o->err ? 0 : o->object_size;
+    }
+    program->build_log = o->log;
+    program->build_options = o->options;
+    program->build_status = o->err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+    program->binary_type = o->err ? (replaces_object ? CL_PROGRAM_BINARY_TYPE_NONE
+                                                     : program->binary_type)
+                                   : o->type;
+    program->non_uniform = allows_non_uniform(o->options);
+    pthread_mutex_unlock(&program->lock);
+    if (o->err) {
+        if (o->built)
+            cc_program_free(o->built);
+        free(o->names);
+        free(o->object);
+    }
+}
+
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
                const char *options, void (CL_CALLBACK *pfn_notify)(cl_program, void *),
@@ -305,26 +342,9 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     if (!err && !(names = join_kernel_names(built)))
         err = CL_OUT_OF_HOST_MEMORY;
 
-    pthread_mutex_lock(&program->lock);
-    if (program->built)
-        cc_program_free(program->built);
-    free(program->build_log);
-    free(program->build_options);
-    free(program->kernel_names);
-    program->built = err ? NULL : built;
-    program->kernel_names = err ? NULL : names;
-    program->build_log = log;
-    program->build_options = options_copy;
-    program->build_status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
-    program->non_uniform = allows_non_uniform(options_copy);
-    if (!err)
-        program->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    pthread_mutex_unlock(&program->lock);
-    if (err) {
-        if (built)
-            cc_program_free(built);
-        free(names);
-    }
+    struct build_outcome outcome = {err, log, options_copy, built, names, NULL, 0,
+                                    CL_PROGRAM_BINARY_TYPE_EXECUTABLE};
+    record_outcome(program, &outcome, false);
 
     /* 5.8.2: with a callback the build may be asynchronous; this one is
      * done, so the callback runs now. */
@@ -429,7 +449,7 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
 {
     if (!api_valid_program(program))
         return CL_INVALID_PROGRAM;
-    if (!api_valid_device(device) || !context_has_device(program->context, device))
+    if (!api_valid_device(device) || !api_context_has_device(program->context, device))
         return CL_INVALID_DEVICE;
     cl_int err;
     pthread_mutex_lock(&program->lock);
@@ -466,16 +486,8 @@ clSetProgramReleaseCallback(cl_program program,
         return CL_INVALID_PROGRAM;
     if (!pfn_notify)
         return CL_INVALID_VALUE;
-    struct rt_callback *callback = calloc(1, sizeof *callback);
-    if (!callback)
-        return CL_OUT_OF_HOST_MEMORY;
-    callback->fn = (void (CL_CALLBACK *)())pfn_notify;
-    callback->user_data = user_data;
-    pthread_mutex_lock(&program->lock);
-    callback->next = program->release_callbacks;
-    program->release_callbacks = callback;
-    pthread_mutex_unlock(&program->lock);
-    return CL_SUCCESS;
+    return rt_callback_push(&program->release_callbacks, &program->lock, (void (CL_CALLBACK *)())pfn_notify,
+                            user_data);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -539,25 +551,9 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     if (err == CL_INVALID_BUILD_OPTIONS)
         err = CL_INVALID_COMPILER_OPTIONS;
 
-    pthread_mutex_lock(&program->lock);
-    if (program->built)
-        cc_program_free(program->built);
-    free(program->build_log);
-    free(program->build_options);
-    free(program->kernel_names);
-    free(program->object);
-    program->built = NULL;
-    program->kernel_names = NULL;
-    program->object = err ? NULL : object;
-    program->object_size = err ? 0 : object_size;
-    program->build_log = log;
-    program->build_options = options_copy;
-    program->build_status = err ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
-    program->binary_type = err ? CL_PROGRAM_BINARY_TYPE_NONE : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-    program->non_uniform = allows_non_uniform(options_copy);
-    pthread_mutex_unlock(&program->lock);
-    if (err)
-        free(object);
+    struct build_outcome outcome = {err, log, options_copy, NULL, NULL, object, object_size,
+                                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT};
+    record_outcome(program, &outcome, true);
     if (pfn_notify)
         pfn_notify(program, user_data);
     return err;

@@ -6,14 +6,6 @@
 static const cl_command_queue_properties host_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
-static int context_has_device(cl_context context, cl_device_id device)
-{
-    for (cl_uint i = 0; i < context->num_devices; i++)
-        if (context->devices[i] == device)
-            return 1;
-    return 0;
-}
-
 static cl_command_queue create_queue(cl_context context, cl_device_id device,
                                      cl_command_queue_properties properties,
                                      const cl_queue_properties *list, size_t list_count,
@@ -23,7 +15,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         api_set_error(errcode_ret, CL_INVALID_CONTEXT);
         return NULL;
     }
-    if (!api_valid_device(device) || !context_has_device(context, device)) {
+    if (!api_valid_device(device) || !api_context_has_device(context, device)) {
         api_set_error(errcode_ret, CL_INVALID_DEVICE);
         return NULL;
     }
@@ -103,7 +95,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 invalid:
     if (!api_valid_context(context))
         api_set_error(errcode_ret, CL_INVALID_CONTEXT);
-    else if (!api_valid_device(device) || !context_has_device(context, device))
+    else if (!api_valid_device(device) || !api_context_has_device(context, device))
         api_set_error(errcode_ret, CL_INVALID_DEVICE);
     else
         api_set_error(errcode_ret, CL_INVALID_VALUE);

@@ -3,6 +3,21 @@
 
 #include "runtime/command.h"
 
+cl_int rt_callback_push(struct rt_callback **list, pthread_mutex_t *lock,
+                        void (CL_CALLBACK *fn)(), void *user_data)
+{
+    struct rt_callback *callback = calloc(1, sizeof *callback);
+    if (!callback)
+        return CL_OUT_OF_HOST_MEMORY;
+    callback->fn = fn;
+    callback->user_data = user_data;
+    pthread_mutex_lock(lock);
+    callback->next = *list;
+    *list = callback;
+    pthread_mutex_unlock(lock);
+    return CL_SUCCESS;
+}
+
 static void call_destructor_callbacks(struct rt_callback *callbacks, void *handle)
 {
     /* 5.4.1/5.5.1: destructor callbacks run in the reverse order of

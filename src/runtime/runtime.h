@@ -158,6 +158,10 @@ struct rt_event_list {
 void rt_object_released(struct rt_object *object);
 void rt_object_destroy(struct rt_object *object);
 
+/* Adds a callback to `list` (guarded by `lock`), newest first. */
+cl_int rt_callback_push(struct rt_callback **list, pthread_mutex_t *lock,
+                        void (CL_CALLBACK *fn)(), void *user_data);
+
 /* The single platform and its root device. */
 cl_platform_id rt_platform(void);
 /* The root CPU device, or NULL when the machine cannot be read. */
