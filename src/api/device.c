@@ -46,7 +46,7 @@ static void make_extensions_text(void)
     size_t size = strlen(compiler) + 32;
     extensions_text = malloc(size);
     if (extensions_text)
-        snprintf(extensions_text, size, "cl_khr_icd %s", compiler);
+        snprintf(extensions_text, size, "cl_khr_icd cl_khr_il_program %s", compiler);
 }
 
 /* The compiler's OpenCL C extensions plus the runtime's own. */
@@ -166,7 +166,7 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         return API_INFO(platform);
     }
     case CL_DEVICE_BUILT_IN_KERNELS: return API_INFO_STRING("");
-    case CL_DEVICE_IL_VERSION: return API_INFO_STRING(""); /* SPIR-V comes with a later issue */
+    case CL_DEVICE_IL_VERSION: return API_INFO_STRING("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     case CL_DEVICE_AVAILABLE:
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_LINKER_AVAILABLE:

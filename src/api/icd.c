@@ -150,6 +150,7 @@ static const struct {
     void *address;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL}, /* cl_khr_il_program */
 };
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)

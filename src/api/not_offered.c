@@ -1,7 +1,7 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
  * The device reports each of these features as absent (CL_DEVICE_IMAGE_SUPPORT
- * is CL_FALSE, CL_DEVICE_IL_VERSION is "",
+ * is CL_FALSE,
  * no CL_EXEC_NATIVE_KERNEL, no pipes, no on-device queues, no sub-groups), and
  * every entry point here gives the answer the specification prescribes for
  * such a device, after the handle checks that come first. The README's status
@@ -190,18 +190,6 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
                       cl_event *event)
 {
     return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
-}
-
-/* --- intermediate language (5.8.1): CL_DEVICE_IL_VERSION is "" --- */
-
-API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
-clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
-{
-    cl_int err = !api_valid_context(context) ? CL_INVALID_CONTEXT
-                 : (!il || !length)          ? CL_INVALID_VALUE
-                                             : CL_INVALID_OPERATION;
-    api_set_error(errcode_ret, err);
-    return NULL;
 }
 
 /* --- sub-groups (5.9.3): CL_DEVICE_MAX_NUM_SUB_GROUPS is 0 --- */

@@ -194,6 +194,37 @@ fail:
 }
 
 API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!api_valid_context(context)) {
+        err = CL_INVALID_CONTEXT;
+        goto fail;
+    }
+    /* 5.8.1: CL_INVALID_VALUE for no IL or IL the runtime cannot take; the
+     * header is checked here, the rest when the program is built. */
+    if (!il || !length || !cc_il_is_spirv(il, length)) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    void *copy = malloc(length);
+    cl_program program = copy ? new_program(context, NULL) : NULL;
+    if (!program) {
+        free(copy);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    memcpy(copy, il, length);
+    program->il = copy;
+    program->il_size = length;
+    api_set_error(errcode_ret, CL_SUCCESS);
+    return program;
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
                                   const cl_device_id *device_list, const char *kernel_names,
                                   cl_int *errcode_ret)
@@ -253,6 +284,33 @@ static bool allows_non_uniform(const char *options)
            strstr(options, "-cl-std=cl2.0");
 }
 
+/* 5.8.2: a program from SPIR-V is translated, then linked on its own. */
+static cl_int build_il(cl_program program, char **log, struct cc_program **built)
+{
+    void *object = NULL, *library = NULL;
+    size_t object_size = 0, library_size = 0;
+    cl_int err = cc_translate_spirv(program->il, program->il_size, log, &object, &object_size);
+    if (!err) {
+        char *link_log = NULL;
+        const void *input = object;
+        err = cc_link(1, &input, &object_size, "", &link_log, built, &library, &library_size);
+        free(library);
+        if (link_log && *link_log) {
+            size_t a = strlen(*log), b = strlen(link_log);
+            char *joined = realloc(*log, a + b + 1);
+            if (joined) {
+                memcpy(joined + a, link_log, b + 1);
+                *log = joined;
+            }
+        }
+        free(link_log);
+    }
+    free(object);
+    if (err == CL_LINK_PROGRAM_FAILURE || err == CL_INVALID_BINARY)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    return err;
+}
+
 /* What a build or compile produced; record_outcome takes it all over. */
 struct build_outcome {
     cl_int err;
@@ -310,7 +368,7 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         return err;
     if (!pfn_notify && user_data)
         return CL_INVALID_VALUE;
-    if (!program->source && !program->object)
+    if (!program->source && !program->object && !program->il)
         return CL_INVALID_BINARY;
 
     pthread_mutex_lock(&program->lock);
@@ -328,6 +386,8 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         err = CL_OUT_OF_HOST_MEMORY;
     } else if (program->source) {
         err = cc_build(program->source, options_copy, &log, &built);
+    } else if (program->il) {
+        err = build_il(program, &log, &built);
     } else {
         /* 5.8.2: a program from a binary is built by linking that binary. */
         void *library = NULL;
@@ -392,7 +452,8 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_SOURCE:
         return API_INFO_STRING(program->source ? program->source : "");
     case CL_PROGRAM_IL:
-        return api_info(param_value_size, param_value, param_value_size_ret, NULL, 0);
+        return api_info(param_value_size, param_value, param_value_size_ret, program->il,
+                        program->il ? program->il_size : 0);
     case CL_PROGRAM_BINARY_SIZES:
     case CL_PROGRAM_BINARIES: {
         size_t size = context->num_devices * sizeof(size_t);
@@ -496,9 +557,9 @@ clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t s
 {
     if (!api_valid_program(program))
         return CL_INVALID_PROGRAM;
-    /* 5.8.3: only programs created from IL have specialization constants,
-     * and cpucl does not take IL yet. */
-    return CL_INVALID_PROGRAM;
+    /* 5.8.3: only programs created from IL have specialization constants.
+     * Applying them to SPIR-V is not implemented yet (README). */
+    return program->il ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
 }
 
 /* --- separate compilation and linking (5.8.3, 5.8.4) --- */
@@ -527,7 +588,7 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
         }
         sources[i] = input_headers[i]->source ? input_headers[i]->source : "";
     }
-    if (!program->source) {
+    if (!program->source && !program->il) {
         free(sources);
         return CL_INVALID_OPERATION;
     }
@@ -543,10 +604,16 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     char *log = NULL, *options_copy = strdup(options ? options : "");
     void *object = NULL;
     size_t object_size = 0;
-    err = options_copy ? cc_compile(program->source, options_copy, num_input_headers,
-                                    (const char *const *)header_include_names, sources, &log,
-                                    &object, &object_size)
-                       : CL_OUT_OF_HOST_MEMORY;
+    if (!options_copy)
+        err = CL_OUT_OF_HOST_MEMORY;
+    else if (program->il) /* 5.8.3: headers and options do not apply to IL */
+        err = cc_translate_spirv(program->il, program->il_size, &log, &object, &object_size);
+    else
+        err = cc_compile(program->source, options_copy, num_input_headers,
+                         (const char *const *)header_include_names, sources, &log, &object,
+                         &object_size);
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+        err = CL_COMPILE_PROGRAM_FAILURE;
     free(sources);
     if (err == CL_INVALID_BUILD_OPTIONS)
         err = CL_INVALID_COMPILER_OPTIONS;

@@ -108,6 +108,14 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
                const char *options, char **log, struct cc_program **program, void **library,
                size_t *library_size);
 
+/* SPIR-V (API spec 5.8.1, clCreateProgramWithIL). cc_il_is_spirv: the
+ * header is a SPIR-V module's. cc_translate_spirv: SPIR-V to an object as
+ * cc_compile makes them (for cc_link), or CL_BUILD_PROGRAM_FAILURE with the
+ * translator's messages in *log. */
+int cc_il_is_spirv(const void *il, size_t size);
+cl_int cc_translate_spirv(const void *il, size_t size, char **log, void **bitcode,
+                          size_t *bitcode_size);
+
 /* The program as LLVM bitcode before the built-ins were linked: cc_link
  * builds it again, so it serves as the program's binary. */
 const void *cc_program_bitcode(const struct cc_program *program, size_t *size);

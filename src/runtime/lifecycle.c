@@ -105,6 +105,7 @@ static void destroy_program(cl_program program)
     free(program->build_log);
     free(program->kernel_names);
     free(program->object);
+    free(program->il);
     pthread_mutex_destroy(&program->lock);
     rt_object_unhold(RT_OBJ(program->context));
 }

@@ -98,7 +98,9 @@ struct _cl_mem {
 struct _cl_program {
     struct rt_object obj;
     cl_context context;
-    char *source;                        /* NULL for binaries */
+    char *source;                        /* NULL for binaries and IL */
+    void *il;                            /* SPIR-V of clCreateProgramWithIL, else NULL */
+    size_t il_size;
     pthread_mutex_t lock;                /* guards the fields below */
     cl_build_status build_status;
     char *build_options;
