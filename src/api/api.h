@@ -72,8 +72,9 @@ cl_int api_check_wait_list(cl_context context, cl_uint num_events, const cl_even
 cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event *wait_list,
                   cl_event *event, cl_bool blocking);
 
-/* True when `pointer` lies in an SVM allocation of `context`. */
-int api_svm_contains(cl_context context, const void *pointer);
+/* Bytes from `pointer` to the end of the SVM allocation of `context` it
+ * lies in; 0 when it lies in none. */
+size_t api_svm_room(cl_context context, const void *pointer);
 
 /* The CL_DEVICE_* facts other entry points need. */
 size_t api_device_max_work_group_size(cl_device_id device);

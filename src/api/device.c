@@ -245,6 +245,15 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: ANSWER(u, 0); /* natural alignment */
 
+    /* 3.0 names for what every 2.x device has (the CTS asks them of 2.x
+     * devices too): all memory orders and scopes of OpenCL C 2.0. */
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+        ANSWER(bits, CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                         CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                         CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
+
     /* images: CL_DEVICE_IMAGE_SUPPORT is false until the images issue */
     case CL_DEVICE_IMAGE_SUPPORT: ANSWER(b, CL_FALSE);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:

@@ -56,6 +56,12 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         err = CL_INVALID_HOST_PTR;
         goto fail;
     }
+    /* 5.2.1: a buffer on SVM memory must fit in its allocation. */
+    size_t svm_room = (flags & CL_MEM_USE_HOST_PTR) ? api_svm_room(context, host_ptr) : 0;
+    if (svm_room && size > svm_room) {
+        err = CL_INVALID_BUFFER_SIZE;
+        goto fail;
+    }
     if (!(flags & ACCESS_FLAGS))
         flags |= CL_MEM_READ_WRITE;
 
@@ -78,7 +84,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     if (flags & CL_MEM_USE_HOST_PTR) {
         /* The CPU works on the application's memory directly. */
         mem->storage = host_ptr;
-        mem->uses_svm_pointer = api_svm_contains(context, host_ptr);
+        mem->uses_svm_pointer = svm_room != 0;
     } else {
         size_t rounded = (size + 127) & ~(size_t)127;
         mem->storage = rounded >= size ? aligned_alloc(128, rounded) : NULL;

@@ -23,12 +23,13 @@ static struct rt_svm_allocation *find_allocation(cl_context context, const void 
     return NULL;
 }
 
-int api_svm_contains(cl_context context, const void *pointer)
+size_t api_svm_room(cl_context context, const void *pointer)
 {
     pthread_mutex_lock(&context->lock);
-    int found = find_allocation(context, pointer) != NULL;
+    struct rt_svm_allocation *a = find_allocation(context, pointer);
+    size_t room = a ? (size_t)(a->pointer + a->size - (const char *)pointer) : 0;
     pthread_mutex_unlock(&context->lock);
-    return found;
+    return room;
 }
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL
@@ -278,19 +279,18 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
 {
     if (!api_valid_kernel(kernel))
         return CL_INVALID_KERNEL;
-    if (!param_value)
-        return CL_INVALID_VALUE;
     switch (param_name) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-        /* Names SVM memory the kernel reaches through other pointers; on
-         * the host's own memory every such pointer is already usable. */
-        if (param_value_size == 0 || param_value_size % sizeof(void *))
+        /* Names SVM memory the kernel reaches through other pointers (an
+         * empty list clears it); on the host's own memory every such
+         * pointer is already usable. */
+        if (param_value_size % sizeof(void *) || (param_value_size && !param_value))
             return CL_INVALID_VALUE;
         return CL_SUCCESS;
     case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
         /* The device supports fine-grain system SVM, so both values are
          * honoured as they are. */
-        if (param_value_size != sizeof(cl_bool))
+        if (param_value_size != sizeof(cl_bool) || !param_value)
             return CL_INVALID_VALUE;
         return CL_SUCCESS;
     default:
