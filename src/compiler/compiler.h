@@ -31,6 +31,11 @@
 extern "C" {
 #endif
 
+struct cc_wg_state;
+/* One work-item of a kernel with barriers: local ids x, y, z. */
+typedef void (*cc_wi_fn)(const void *arg_block, struct cc_wg_state *state, size_t x, size_t y,
+                         size_t z);
+
 /* Per-work-group state. The layout is ABI: the generated code reads these
  * fields at fixed offsets, so change both sides together. */
 struct cc_wg_state {
@@ -43,6 +48,12 @@ struct cc_wg_state {
     uint32_t work_dim;
     uint32_t reserved;
     char *local_mem;               /* this worker's local arena */
+    /* For kernels with barriers, which run each work-item on its own stack
+     * (a fiber): the work-group function calls run_items with its work-item
+     * function, and every barrier calls barrier. Set by the device. */
+    void *fibers;
+    void (*run_items)(struct cc_wg_state *state, cc_wi_fn item, const void *arg_block);
+    void (*barrier)(struct cc_wg_state *state);
 };
 
 typedef void (*cc_wg_fn)(const void *arg_block, struct cc_wg_state *state);

@@ -36,7 +36,11 @@
 /* The work-group function of one kernel while it is being built. */
 struct wg {
     struct cc_kernel_info *kernel;
-    LLVMValueRef kernel_fn, fn;
+    LLVMValueRef kernel_fn;
+    LLVMValueRef fn;       /* where the kernel is inlined: the work-group function, or for
+                            * a kernel with barriers its work-item function */
+    LLVMValueRef exported; /* the work-group function */
+    bool fibers;           /* the kernel calls barrier(): one fiber a work-item */
     LLVMValueRef id[3]; /* x, y, z loop counters (local ids) */
     LLVMValueRef group_id[3], local_size[3], enqueued_local_size[3];
     LLVMValueRef global_size[3], global_offset[3], num_groups[3];
@@ -131,12 +135,12 @@ static void copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
 }
 
 /* Builds __cpucl_wg_K around a call of K. */
-static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
+/* A kernel with barriers gets a work-group function that hands the device
+ * its work-item function: state->run_items(state, item, arg_block). */
+static LLVMValueRef build_fiber_wg(LLVMModuleRef module, struct wg *wg, LLVMValueRef item)
 {
     LLVMContextRef context = LLVMGetModuleContext(module);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
     LLVMTypeRef params[2] = {ptr, ptr};
     char *name = cc_wg_function_name(wg->kernel->name);
     if (!name)
@@ -144,7 +148,40 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
     LLVMValueRef fn = LLVMAddFunction(
         module, name, LLVMFunctionType(LLVMVoidTypeInContext(context), params, 2, 0));
     free(name);
+    copy_string_attributes(wg->kernel_fn, fn);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, fn, "entry"));
+    LLVMValueRef state = LLVMGetParam(fn, 1);
+    LLVMValueRef run = load_field(b, ptr, state, offsetof(struct cc_wg_state, run_items), "run");
+    LLVMTypeRef run_params[3] = {ptr, ptr, ptr};
+    LLVMValueRef run_args[3] = {state, item, LLVMGetParam(fn, 0)};
+    LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), run_params, 3, 0), run,
+                   run_args, 3, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMTypeRef params[5] = {ptr, ptr, i64, i64, i64};
+    char *name = cc_wg_function_name(wg->kernel->name);
+    if (!name)
+        return NULL;
+    if (wg->fibers) /* the work-item function: __cpucl_wi_K */
+        name[9] = 'i';
+    LLVMValueRef fn = LLVMAddFunction(
+        module, name,
+        LLVMFunctionType(LLVMVoidTypeInContext(context), params, wg->fibers ? 5 : 2, 0));
+    free(name);
     wg->fn = fn;
+    wg->exported = wg->fibers ? build_fiber_wg(module, wg, fn) : fn;
+    if (!wg->exported)
+        return NULL;
     copy_string_attributes(wg->kernel_fn, fn);
     LLVMAddAttributeAtIndex(
         fn, LLVMAttributeFunctionIndex,
@@ -207,6 +244,21 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
         } else {
             call_args[i] = load_field(b, type, args, arg->offset, "");
         }
+    }
+    if (wg->fibers) {
+        for (int d = 0; d < 3; d++)
+            wg->id[d] = LLVMGetParam(fn, 2 + d);
+        LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel_fn),
+                                           wg->kernel_fn, call_args, num_args, "");
+        LLVMSetInstructionCallConv(call, CC_SPIR_KERNEL_CC);
+        LLVMBuildRetVoid(b);
+        free(call_args);
+        LLVMDisposeBuilder(b);
+        /* The loop blocks are not needed. */
+        LLVMBasicBlockRef unused[6] = {z_loop, y_loop, x_loop, y_next, z_next, done};
+        for (int i = 0; i < 6; i++)
+            LLVMDeleteBasicBlock(unused[i]);
+        return fn;
     }
     LLVMBuildBr(b, z_loop);
 
@@ -383,6 +435,21 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                               "recursion is not supported)\n",
                               wg->kernel->name, (int)name_length, name);
                 return CL_BUILD_PROGRAM_FAILURE;
+            }
+            if (wg->fibers && (name_is(name, name_length, "barrier") ||
+                               name_is(name, name_length, "work_group_barrier"))) {
+                /* Switch to the next work-item; the call is opaque to the
+                 * optimiser, so no access to shared memory moves across it. */
+                LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+                LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+                LLVMValueRef state = LLVMGetParam(wg->fn, 1);
+                LLVMPositionBuilderBefore(b, inst);
+                LLVMValueRef barrier =
+                    load_field(b, ptr, state, offsetof(struct cc_wg_state, barrier), "barrier");
+                LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), &ptr, 1, 0),
+                               barrier, &state, 1, "");
+                LLVMInstructionEraseFromParent(inst);
+                continue;
             }
             if (is_barrier_like(name, name_length)) {
                 if (name_is(name, name_length, "barrier") ||
@@ -574,6 +641,34 @@ static cl_int place_locals(struct wg *wg, struct cc_log *log)
 
 /* --- the whole module --- */
 
+/* Whether fn, or a function it calls, calls barrier() or
+ * work_group_barrier(). Depth-limited: OpenCL C has no recursion. */
+static bool calls_barrier(LLVMValueRef fn, int depth)
+{
+    if (depth > 64)
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsACallInst(inst))
+                continue;
+            LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(inst));
+            if (!callee || callee == fn)
+                continue;
+            size_t length;
+            const char *name;
+            size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
+            if (LLVMIsDeclaration(callee)) {
+                if (name_is(name, name_length, "barrier") ||
+                    name_is(name, name_length, "work_group_barrier"))
+                    return true;
+            } else if (calls_barrier(callee, depth + 1)) {
+                return true;
+            }
+        }
+    return false;
+}
+
 /* Every defined function is inlined into the work-group functions: the
  * work-item calls can only be lowered where the loop counters are. */
 static void prepare_inlining(LLVMModuleRef module)
@@ -625,6 +720,8 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             i++;
         }
     }
+    for (i = 0; i < num_kernels; i++)
+        wgs[i].fibers = calls_barrier(wgs[i].kernel_fn, 0);
     prepare_inlining(module);
     for (i = 0; i < num_kernels; i++) {
         if (!build_wg(module, &wgs[i])) {
@@ -654,7 +751,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             continue;
         bool is_wg = false;
         for (i = 0; i < num_kernels && !is_wg; i++)
-            is_wg = wgs[i].fn == fn;
+            is_wg = wgs[i].exported == fn;
         if (!is_wg) {
             LLVMSetLinkage(fn, LLVMInternalLinkage);
             LLVMSetVisibility(fn, LLVMDefaultVisibility);

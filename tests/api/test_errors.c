@@ -99,13 +99,14 @@ static void test_build_errors(struct harness *h)
     clReleaseKernel(k);
     clReleaseProgram(p);
 
-    /* Barriers come with a later issue: the build says so. */
-    const char *barrier = "kernel void k(global int *p, local int *l)\n"
-                          "{ l[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE); p[0] = l[0]; }\n";
-    p = clCreateProgramWithSource(h->context, 1, &barrier, NULL, &err);
-    CHECK_ERR(clBuildProgram(p, 1, &h->device, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    /* Work-group collectives come with a later issue: the build says so. */
+    const char *collective = "kernel void k(global int *p)\n"
+                             "{ p[0] = work_group_reduce_add(p[get_local_id(0)]); }\n";
+    p = clCreateProgramWithSource(h->context, 1, &collective, NULL, &err);
+    CHECK_ERR(clBuildProgram(p, 1, &h->device, "-cl-std=CL2.0", NULL, NULL),
+              CL_BUILD_PROGRAM_FAILURE);
     CHECK_OK(clGetProgramBuildInfo(p, h->device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
-    CHECK(strstr(log, "barrier") != NULL);
+    CHECK(strstr(log, "work_group_reduce_add") != NULL);
     clReleaseProgram(p);
 
     p = clCreateProgramWithSource(h->context, 0, &fine, NULL, &err);

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "devices/cpu/cpu.h"
+#include "devices/cpu/fibers.h"
 #include "devices/cpu/topology.h"
 
 #define ARENA_SIZE (256u * 1024u)
@@ -29,6 +30,7 @@ struct worker {
     struct cpu_device *device;
     unsigned index;
     char *arena;
+    struct cpu_fibers *fibers;
     pthread_t thread;
 };
 
@@ -67,6 +69,9 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
     }
     state.work_dim = launch->work_dim;
     state.local_mem = worker->arena;
+    state.fibers = worker->fibers;
+    state.run_items = cpu_fibers_run;
+    state.barrier = cpu_fibers_barrier;
 
     size_t total = groups[0] * groups[1] * groups[2];
     size_t first = piece * job->piece_size;
@@ -254,7 +259,8 @@ static struct cpu_device *device_create(void)
         worker->device = device;
         worker->index = i;
         worker->arena = aligned_alloc(128, ARENA_SIZE);
-        if (!worker->arena ||
+        worker->fibers = cpu_fibers_create();
+        if (!worker->arena || !worker->fibers ||
             pthread_create(&worker->thread, &attr, worker_main, worker) != 0) {
             /* Fewer workers than cores still works. */
             free(worker->arena);

@@ -1,0 +1,201 @@
+/* fibers.c - running the work-items of a kernel with barriers.
+ *
+ * A kernel that calls barrier() is compiled to a work-item function (see
+ * src/compiler/workgroup.c). Each work-item of the group runs it on a stack
+ * of its own (a fiber); barrier() switches back to the scheduler, which
+ * resumes the next work-item, so every work-item reaches the barrier before
+ * any goes past it (OpenCL C 6.13.8). Values live across a barrier simply
+ * stay on their fiber's stack, which is mmap'd memory of this worker, not
+ * the thread's stack. All fibers of a group run on one thread, so the
+ * barrier needs no memory fence beyond the compiler's.
+ *
+ * This is the general method: correct for barriers anywhere the spec allows
+ * them, at the price of a context switch per work-item and barrier and no
+ * vectorization across work-items.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "devices/cpu/fibers.h"
+
+#define FIBER_STACK (256u * 1024u)
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define ASAN_FIBERS 1
+#endif
+
+struct fiber {
+    void *sp;
+    char *stack;
+    size_t id[3];
+    int done;
+};
+
+struct cpu_fibers {
+    struct fiber *fibers;
+    size_t capacity;      /* fibers with a stack */
+    void *scheduler_sp;
+    size_t current;
+    cc_wi_fn item;
+    const void *args;
+    struct cc_wg_state *state;
+#ifdef ASAN_FIBERS
+    const void *scheduler_bottom;
+    size_t scheduler_size;
+#endif
+};
+
+/* Saves the callee-saved registers and the stack pointer in *save, then
+ * continues where `load` was saved. */
+void cpucl_fiber_switch(void **save, void *load);
+void cpucl_fiber_start(void);
+
+__asm__(".text\n"
+        ".globl cpucl_fiber_switch\n"
+        ".hidden cpucl_fiber_switch\n"
+        ".type cpucl_fiber_switch,@function\n"
+        "cpucl_fiber_switch:\n"
+        "    pushq %rbp\n"
+        "    pushq %rbx\n"
+        "    pushq %r12\n"
+        "    pushq %r13\n"
+        "    pushq %r14\n"
+        "    pushq %r15\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    popq %r15\n"
+        "    popq %r14\n"
+        "    popq %r13\n"
+        "    popq %r12\n"
+        "    popq %rbx\n"
+        "    popq %rbp\n"
+        "    ret\n"
+        ".size cpucl_fiber_switch, .-cpucl_fiber_switch\n"
+        /* A new fiber starts here with its cpu_fibers in r12. */
+        ".globl cpucl_fiber_start\n"
+        ".hidden cpucl_fiber_start\n"
+        ".type cpucl_fiber_start,@function\n"
+        "cpucl_fiber_start:\n"
+        "    movq %r12, %rdi\n"
+        "    call cpucl_fiber_main\n"
+        "    ud2\n"
+        ".size cpucl_fiber_start, .-cpucl_fiber_start\n");
+
+static void switch_to_fiber(struct cpu_fibers *set, struct fiber *fiber)
+{
+#ifdef ASAN_FIBERS
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(&fake, fiber->stack, FIBER_STACK);
+    cpucl_fiber_switch(&set->scheduler_sp, fiber->sp);
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#else
+    cpucl_fiber_switch(&set->scheduler_sp, fiber->sp);
+#endif
+}
+
+static void switch_to_scheduler(struct cpu_fibers *set, struct fiber *fiber, int finished)
+{
+#ifdef ASAN_FIBERS
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(finished ? NULL : &fake, set->scheduler_bottom,
+                                   set->scheduler_size);
+    cpucl_fiber_switch(&fiber->sp, set->scheduler_sp);
+    __sanitizer_finish_switch_fiber(fake, &set->scheduler_bottom, &set->scheduler_size);
+#else
+    (void)finished;
+    cpucl_fiber_switch(&fiber->sp, set->scheduler_sp);
+#endif
+}
+
+__attribute__((used, visibility("hidden"))) void cpucl_fiber_main(struct cpu_fibers *set)
+{
+#ifdef ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(NULL, &set->scheduler_bottom, &set->scheduler_size);
+#endif
+    struct fiber *fiber = &set->fibers[set->current];
+    set->item(set->args, set->state, fiber->id[0], fiber->id[1], fiber->id[2]);
+    fiber->done = 1;
+    switch_to_scheduler(set, fiber, 1);
+    __builtin_unreachable();
+}
+
+/* A fresh stack that starts in cpucl_fiber_start: six saved registers
+ * (r12 = set), the return address, and padding that leaves the stack
+ * 16-byte aligned at the call in cpucl_fiber_start. */
+static void prepare(struct cpu_fibers *set, struct fiber *fiber)
+{
+    void **top = (void **)(fiber->stack + FIBER_STACK);
+    void **sp = top - 9;
+    memset(sp, 0, 9 * sizeof *sp);
+    sp[3] = set;                         /* r12 */
+    sp[6] = (void *)cpucl_fiber_start;   /* return address */
+    fiber->sp = sp;
+    fiber->done = 0;
+}
+
+static int reserve(struct cpu_fibers *set, size_t count)
+{
+    if (count <= set->capacity)
+        return 0;
+    struct fiber *fibers = realloc(set->fibers, count * sizeof *fibers);
+    if (!fibers)
+        return -1;
+    set->fibers = fibers;
+    for (size_t i = set->capacity; i < count; i++) {
+        /* Reserved, not committed: pages are touched only as deep as the
+         * kernel's stack goes. */
+        void *stack = mmap(NULL, FIBER_STACK, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (stack == MAP_FAILED)
+            return -1;
+        fibers[i].stack = stack;
+        set->capacity = i + 1;
+    }
+    return 0;
+}
+
+struct cpu_fibers *cpu_fibers_create(void)
+{
+    return calloc(1, sizeof(struct cpu_fibers));
+}
+
+void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args)
+{
+    struct cpu_fibers *set = state->fibers;
+    size_t count = state->local_size[0] * state->local_size[1] * state->local_size[2];
+    if (reserve(set, count) != 0)
+        abort(); /* no memory for the stacks of one work-group: nothing sane to return */
+    set->item = item;
+    set->args = args;
+    set->state = state;
+    size_t i = 0;
+    for (size_t z = 0; z < state->local_size[2]; z++)
+        for (size_t y = 0; y < state->local_size[1]; y++)
+            for (size_t x = 0; x < state->local_size[0]; x++, i++) {
+                set->fibers[i].id[0] = x;
+                set->fibers[i].id[1] = y;
+                set->fibers[i].id[2] = z;
+                prepare(set, &set->fibers[i]);
+            }
+    /* Rounds: each runs every unfinished work-item to its next barrier or
+     * to its end. */
+    size_t remaining = count;
+    while (remaining) {
+        for (i = 0; i < count; i++) {
+            if (set->fibers[i].done)
+                continue;
+            set->current = i;
+            switch_to_fiber(set, &set->fibers[i]);
+            if (set->fibers[i].done)
+                remaining--;
+        }
+    }
+}
+
+void cpu_fibers_barrier(struct cc_wg_state *state)
+{
+    struct cpu_fibers *set = state->fibers;
+    switch_to_scheduler(set, &set->fibers[set->current], 0);
+}

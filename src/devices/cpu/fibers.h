@@ -1,0 +1,16 @@
+/* fibers.h - work-items on their own stacks, for kernels with barriers
+ * (internal to src/devices/cpu). */
+#ifndef CPUCL_DEVICES_CPU_FIBERS_H
+#define CPUCL_DEVICES_CPU_FIBERS_H
+
+#include "compiler/compiler.h"
+
+struct cpu_fibers;
+
+/* One a worker; NULL when out of memory. */
+struct cpu_fibers *cpu_fibers_create(void);
+/* The cc_wg_state callbacks: state->fibers is the worker's cpu_fibers. */
+void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args);
+void cpu_fibers_barrier(struct cc_wg_state *state);
+
+#endif
