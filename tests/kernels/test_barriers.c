@@ -30,7 +30,45 @@ static const char *source =
     "    tile[l] = data[get_global_id(0)];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    data[get_global_id(0)] = tile[n - 1 - l] + keep[3] - 3 * (int)l;\n"
+    "}\n"
+    /* A strided copy into local memory and a plain one back, doubled. */
+    "kernel void async(global const int *in, global int *out, local int *tile, int stride)\n"
+    "{\n"
+    "    size_t n = get_local_size(0), g = get_group_id(0);\n"
+    "    event_t e = async_work_group_strided_copy(tile, in + g * n * stride, n, stride, 0);\n"
+    "    wait_group_events(1, &e);\n"
+    "    tile[get_local_id(0)] *= 2;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    e = async_work_group_copy(out + g * n, tile, n, 0);\n"
+    "    wait_group_events(1, &e);\n"
     "}\n";
+
+static void check_async(struct harness *h, cl_program program, size_t local)
+{
+    enum { GROUPS = 5, STRIDE = 3 };
+    size_t global = GROUPS * local;
+    int *in = malloc(global * STRIDE * sizeof *in), *out = calloc(global, sizeof *out);
+    for (size_t i = 0; i < global * STRIDE; i++)
+        in[i] = (int)(i * 5 + 1);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, global * STRIDE * sizeof *in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, global * sizeof *out, NULL);
+    cl_kernel k = harness_kernel(program, "async");
+    int stride = STRIDE;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof din, &din));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof dout, &dout));
+    CHECK_OK(clSetKernelArg(k, 2, local * sizeof(int), NULL));
+    CHECK_OK(clSetKernelArg(k, 3, sizeof stride, &stride));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, global * sizeof *out, out, 0, NULL,
+                                 NULL));
+    int bad = 0;
+    for (size_t i = 0; i < global; i++)
+        bad += out[i] != 2 * in[i * STRIDE];
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(din), clReleaseMemObject(dout);
+    free(in), free(out);
+}
 
 static void check_reduce(struct harness *h, cl_program program, size_t global, size_t local)
 {
@@ -95,6 +133,8 @@ int main(void)
     check_reduce(&h, program, 1000, 64); /* non-uniform: the last group has 40 */
     check_reverse(&h, program, 1024, 256);
     check_reverse(&h, program, 999, 128);
+    check_async(&h, program, 1);
+    check_async(&h, program, 64);
     clReleaseProgram(program);
     harness_close(&h);
     return harness_finish();
