@@ -18,10 +18,21 @@
  * workers never share them. All other functions and variables become
  * internal; the work-group functions are the program's only exports.
  *
- * Assumes: no recursion (OpenCL C 6.9) and no barrier-like builtin; a kernel
- * that needs either fails to build with a log line that says so. The
- * work-items of a group run one after the other, which is correct exactly
- * because nothing synchronises them.
+ * A kernel that calls barrier() or work_group_barrier() (directly, through
+ * its functions, or through wait_group_events in the library) is built
+ * differently: its body becomes a work-item function
+ *
+ *   void __cpucl_wi_K(const void *arg_block, struct cc_wg_state *state,
+ *                     size_t x, size_t y, size_t z)
+ *
+ * with the local ids as parameters, each barrier a call of state->barrier,
+ * and __cpucl_wg_K only hands it to state->run_items, which runs every
+ * work-item on its own stack (src/devices/cpu/fibers.c).
+ *
+ * Assumes: no recursion (OpenCL C 6.9). Other barrier-like builtins
+ * (work-group and sub-group collectives) fail the build with a log line
+ * that says so. Without barriers the work-items of a group run one after
+ * the other, which is correct exactly because nothing synchronises them.
  */
 #include <stddef.h>
 #include <stdio.h>
