@@ -257,17 +257,20 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
         }
     }
     if (wg->fibers) {
+        /* The entry block ends before the kernel's code, as in the loop
+         * form: kernel-scope __local pointers are placed at its end. */
         for (int d = 0; d < 3; d++)
             wg->id[d] = LLVMGetParam(fn, 2 + d);
+        LLVMBuildBr(b, x_loop);
+        LLVMPositionBuilderAtEnd(b, x_loop);
         LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel_fn),
                                            wg->kernel_fn, call_args, num_args, "");
         LLVMSetInstructionCallConv(call, CC_SPIR_KERNEL_CC);
         LLVMBuildRetVoid(b);
         free(call_args);
         LLVMDisposeBuilder(b);
-        /* The loop blocks are not needed. */
-        LLVMBasicBlockRef unused[6] = {z_loop, y_loop, x_loop, y_next, z_next, done};
-        for (int i = 0; i < 6; i++)
+        LLVMBasicBlockRef unused[5] = {z_loop, y_loop, y_next, z_next, done};
+        for (int i = 0; i < 5; i++)
             LLVMDeleteBasicBlock(unused[i]);
         return fn;
     }

@@ -31,6 +31,22 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    data[get_global_id(0)] = tile[n - 1 - l] + keep[3] - 3 * (int)l;\n"
     "}\n"
+    /* A kernel-scope __local array used in the kernel's first block, a
+     * return before the barrier loop (uniform), a barrier in a do-while. */
+    "kernel void local_sum(global const int *a, int n, global int *sum)\n"
+    "{\n"
+    "    local int tmp[64];\n"
+    "    int tid = get_local_id(0), lsize = get_local_size(0);\n"
+    "    tmp[tid] = 0;\n"
+    "    for (int i = tid; i < n; i += lsize) tmp[tid] += a[i];\n"
+    "    if (lsize == 1) { *sum = tmp[0]; return; }\n"
+    "    do {\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        if (tid < lsize / 2) tmp[tid] += tmp[tid + lsize / 2];\n"
+    "        lsize /= 2;\n"
+    "    } while (lsize);\n"
+    "    if (tid == 0) *sum = tmp[0];\n"
+    "}\n"
     /* A strided copy into local memory and a plain one back, doubled. */
     "kernel void async(global const int *in, global int *out, local int *tile, int stride)\n"
     "{\n"
@@ -42,6 +58,26 @@ static const char *source =
     "    e = async_work_group_copy(out + g * n, tile, n, 0);\n"
     "    wait_group_events(1, &e);\n"
     "}\n";
+
+static void check_local_sum(struct harness *h, cl_program program, size_t local)
+{
+    enum { N = 1000 };
+    int a[N], sum = 0, want = 0;
+    for (int i = 0; i < N; i++)
+        want += a[i] = i % 17 - 3;
+    cl_mem da = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
+    cl_mem ds = harness_buffer(h, CL_MEM_READ_WRITE, sizeof sum, &sum);
+    cl_kernel k = harness_kernel(program, "local_sum");
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof da, &da));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof n, &n));
+    CHECK_OK(clSetKernelArg(k, 2, sizeof ds, &ds));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &local, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, ds, CL_TRUE, 0, sizeof sum, &sum, 0, NULL, NULL));
+    CHECK(sum == want);
+    clReleaseKernel(k);
+    clReleaseMemObject(da), clReleaseMemObject(ds);
+}
 
 static void check_async(struct harness *h, cl_program program, size_t local)
 {
@@ -133,6 +169,8 @@ int main(void)
     check_reduce(&h, program, 1000, 64); /* non-uniform: the last group has 40 */
     check_reverse(&h, program, 1024, 256);
     check_reverse(&h, program, 999, 128);
+    check_local_sum(&h, program, 1);
+    check_local_sum(&h, program, 64);
     check_async(&h, program, 1);
     check_async(&h, program, 64);
     clReleaseProgram(program);
