@@ -124,9 +124,11 @@ __attribute__((used, visibility("hidden"))) void cpucl_fiber_main(struct cpu_fib
 /* A fresh stack that starts in cpucl_fiber_start: six saved registers
  * (r12 = set), the return address, and padding that leaves the stack
  * 16-byte aligned at the call in cpucl_fiber_start. */
-static void prepare(struct cpu_fibers *set, struct fiber *fiber)
+static void prepare(struct cpu_fibers *set, struct fiber *fiber, size_t index)
 {
-    void **top = (void **)(fiber->stack + FIBER_STACK);
+    /* Stacks start at staggered offsets: equal offsets in 256 KiB-aligned
+     * stacks would all compete for the same cache sets. */
+    void **top = (void **)(fiber->stack + FIBER_STACK - 64 * (index % 61));
     void **sp = top - 9;
     memset(sp, 0, 9 * sizeof *sp);
     sp[3] = set;                         /* r12 */
@@ -177,7 +179,7 @@ void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args)
                 set->fibers[i].id[0] = x;
                 set->fibers[i].id[1] = y;
                 set->fibers[i].id[2] = z;
-                prepare(set, &set->fibers[i]);
+                prepare(set, &set->fibers[i], i);
             }
     /* Rounds: each runs every unfinished work-item to its next barrier or
      * to its end. */
