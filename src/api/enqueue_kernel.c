@@ -56,6 +56,11 @@ static cl_int check_local_size(cl_kernel kernel, cl_device_id device, cl_uint wo
             return CL_INVALID_WORK_GROUP_SIZE;
         product *= local[d];
     }
+    /* 5.10: dimensions past work_dim have local size 1, which a
+     * reqd_work_group_size must match too. */
+    for (cl_uint d = work_dim; d < 3; d++)
+        if (reqd[0] && reqd[d] != 1)
+            return CL_INVALID_WORK_GROUP_SIZE;
     if (product > api_device_max_work_group_size(device))
         return CL_INVALID_WORK_GROUP_SIZE;
     for (cl_uint d = 0; d < work_dim; d++)

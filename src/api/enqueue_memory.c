@@ -182,6 +182,18 @@ static cl_int make_rect(const size_t *origin, const size_t *region, size_t row_p
     return CL_SUCCESS;
 }
 
+/* Appendix on copy overlap: within one buffer (equal pitches, checked
+ * before) two regions overlap when their boxes intersect in every
+ * dimension. Views of one storage through different sub-buffers are
+ * compared by byte span, which is conservative. */
+static int boxes_overlap(const size_t *a, const size_t *b, const size_t *region)
+{
+    for (int d = 0; d < 3; d++)
+        if (a[d] + region[d] <= b[d] || b[d] + region[d] <= a[d])
+            return 0;
+    return 1;
+}
+
 static struct rt_command *new_rect_copy(cl_command_queue queue, cl_command_type type, char *dst,
                                         const struct rect *d, const char *src,
                                         const struct rect *s, const size_t *region)
@@ -288,8 +300,10 @@ clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const si
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
-    if (root_storage(src) == root_storage(dst) &&
-        ranges_overlap(src->storage + s.offset, s.extent, dst->storage + d.offset, d.extent))
+    if (src == dst ? boxes_overlap(src_origin, dst_origin, region)
+                   : root_storage(src) == root_storage(dst) &&
+                         ranges_overlap(src->storage + s.offset, s.extent,
+                                        dst->storage + d.offset, d.extent))
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = new_rect_copy(queue, CL_COMMAND_COPY_BUFFER_RECT, dst->storage,
                                                &d, src->storage, &s, region);
@@ -322,16 +336,21 @@ clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_m
         err = CL_INVALID_OPERATION;
         goto fail;
     }
-    struct rt_command *command = rt_command_create(queue, CL_COMMAND_MAP_BUFFER);
+    struct rt_mapping *mapping = malloc(sizeof *mapping);
+    struct rt_command *command = mapping ? rt_command_create(queue, CL_COMMAND_MAP_BUFFER) : NULL;
     if (!command) {
+        free(mapping);
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
+    mapping->pointer = buffer->storage + offset;
     /* The device shares the host's memory: the mapped region is the buffer
      * itself (with CL_MEM_USE_HOST_PTR, the application's host_ptr), so the
      * command only orders the map after earlier writes. */
     rt_command_use_mem(command, buffer);
     pthread_mutex_lock(&buffer->lock);
+    mapping->next = buffer->mappings;
+    buffer->mappings = mapping;
     buffer->map_count++;
     pthread_mutex_unlock(&buffer->lock);
     err = api_submit(command, num_events, wait_list, event, blocking);
@@ -352,23 +371,30 @@ clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped_ptr, cl
         return CL_INVALID_MEM_OBJECT;
     if (mem->context != queue->context)
         return CL_INVALID_CONTEXT;
-    char *p = mapped_ptr;
-    pthread_mutex_lock(&mem->lock);
-    int mapped = mem->map_count > 0 && p >= mem->storage && p <= mem->storage + mem->size;
-    pthread_mutex_unlock(&mem->lock);
-    if (!mapped)
-        return CL_INVALID_VALUE;
     cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
     if (err)
         return err;
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_UNMAP_MEM_OBJECT);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, mem);
+    /* 5.4.2: only a pointer a map of this object returned, once per map. */
+    struct rt_mapping *found = NULL;
     pthread_mutex_lock(&mem->lock);
-    if (mem->map_count)
-        mem->map_count--;
+    for (struct rt_mapping **link = &mem->mappings; *link; link = &(*link)->next) {
+        if ((*link)->pointer == mapped_ptr) {
+            found = *link;
+            *link = found->next;
+            mem->map_count--;
+            break;
+        }
+    }
     pthread_mutex_unlock(&mem->lock);
+    if (!found) {
+        rt_command_discard(command);
+        return CL_INVALID_VALUE;
+    }
+    free(found);
+    rt_command_use_mem(command, mem);
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 

@@ -80,6 +80,11 @@ static void destroy_queue(cl_command_queue queue)
 static void destroy_mem(cl_mem mem)
 {
     call_destructor_callbacks(mem->destructor_callbacks, mem);
+    while (mem->mappings) {
+        struct rt_mapping *next = mem->mappings->next;
+        free(mem->mappings);
+        mem->mappings = next;
+    }
     if (mem->internal_flags & RT_MEM_OWNS_STORAGE)
         free(mem->storage);
     if (mem->parent)

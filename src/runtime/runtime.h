@@ -74,6 +74,11 @@ struct rt_callback {
     cl_int when;                         /* events: the status that triggers it */
 };
 
+struct rt_mapping {
+    struct rt_mapping *next;
+    void *pointer;
+};
+
 enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1 };
 
 struct _cl_mem {
@@ -92,6 +97,7 @@ struct _cl_mem {
     size_t num_properties;
     pthread_mutex_t lock;                /* guards the fields below */
     cl_uint map_count;
+    struct rt_mapping *mappings;         /* pointers clEnqueueMap* returned, not yet unmapped */
     struct rt_callback *destructor_callbacks;
 };
 
