@@ -76,6 +76,12 @@ cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event
  * lies in; 0 when it lies in none. */
 size_t api_svm_room(cl_context context, const void *pointer);
 
+/* Enqueues a command with no device work (marker, barrier, map of shared
+ * memory, migration): it only orders, after the wait list is checked. */
+cl_int api_enqueue_no_work(cl_command_queue queue, cl_command_type type, bool is_barrier,
+                           cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
+                           cl_event *event);
+
 /* The CL_DEVICE_* facts other entry points need. */
 size_t api_device_max_work_group_size(cl_device_id device);
 cl_ulong api_device_max_mem_alloc_size(cl_device_id device);

@@ -18,6 +18,20 @@ cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event
     return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
+cl_int api_enqueue_no_work(cl_command_queue queue, cl_command_type type, bool is_barrier,
+                           cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
+                           cl_event *event)
+{
+    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (err)
+        return err;
+    struct rt_command *command = rt_command_create(queue, type);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    command->is_barrier = is_barrier;
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
 /* The checks every buffer command starts with, in the spec's order. */
 static cl_int check_queue_buffer(cl_command_queue queue, cl_mem buffer)
 {
@@ -415,12 +429,7 @@ clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint num_mem_objects,
         if (mem_objects[i]->context != queue->context)
             return CL_INVALID_CONTEXT;
     }
-    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
-    if (err)
-        return err;
-    struct rt_command *command = rt_command_create(queue, CL_COMMAND_MIGRATE_MEM_OBJECTS);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
     /* Host and device share one memory: a migration only orders. */
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    return api_enqueue_no_work(queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, CL_FALSE, num_events,
+                               wait_list, event);
 }

@@ -141,18 +141,12 @@ static cl_int enqueue_sync(cl_command_queue queue, cl_command_type type, bool ba
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
-    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
-    if (err)
-        return err;
-    struct rt_command *command = rt_command_create(queue, type);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
     /* 5.12: with no wait list a marker or barrier waits for every command
      * enqueued before it; a barrier also holds back the ones after it. A
      * marker with an empty list is ordered like a barrier here: stricter,
      * and what an application can observe is the same. */
-    command->is_barrier = barrier || num_events == 0;
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    return api_enqueue_no_work(queue, type, barrier || num_events == 0, CL_FALSE, num_events,
+                               wait_list, event);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL

@@ -201,18 +201,6 @@ clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 
-static cl_int enqueue_ordering(cl_command_queue queue, cl_command_type type, cl_bool blocking,
-                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
-    if (err)
-        return err;
-    struct rt_command *command = rt_command_create(queue, type);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    return api_submit(command, num_events, wait_list, event, blocking);
-}
-
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, void *svm_ptr,
                 size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
@@ -223,7 +211,7 @@ clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags, vo
     if (!svm_ptr || size == 0 || (flags & ~known) ||
         ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
         return CL_INVALID_VALUE;
-    return enqueue_ordering(queue, CL_COMMAND_SVM_MAP, blocking, num_events, wait_list, event);
+    return api_enqueue_no_work(queue, CL_COMMAND_SVM_MAP, false, blocking, num_events, wait_list, event);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -234,7 +222,7 @@ clEnqueueSVMUnmap(cl_command_queue queue, void *svm_ptr, cl_uint num_events,
         return CL_INVALID_COMMAND_QUEUE;
     if (!svm_ptr)
         return CL_INVALID_VALUE;
-    return enqueue_ordering(queue, CL_COMMAND_SVM_UNMAP, CL_FALSE, num_events, wait_list, event);
+    return api_enqueue_no_work(queue, CL_COMMAND_SVM_UNMAP, false, CL_FALSE, num_events, wait_list, event);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -252,7 +240,7 @@ clEnqueueSVMMigrateMem(cl_command_queue queue, cl_uint num_svm_pointers,
     for (cl_uint i = 0; i < num_svm_pointers; i++)
         if (!svm_pointers[i])
             return CL_INVALID_VALUE;
-    return enqueue_ordering(queue, CL_COMMAND_SVM_MIGRATE_MEM, CL_FALSE, num_events, wait_list,
+    return api_enqueue_no_work(queue, CL_COMMAND_SVM_MIGRATE_MEM, false, CL_FALSE, num_events, wait_list,
                             event);
 }
 
