@@ -13,7 +13,7 @@
 
 #define MIB (1024ull * 1024ull)
 
-#define MAX_WORK_GROUP_SIZE 4096
+#define MAX_WORK_GROUP_SIZE CC_MAX_WORK_GROUP_SIZE /* the collectives' scratch is sized for it */
 
 /* Extensions the runtime provides itself, not the OpenCL C compiler:
  * cl_khr_icd (this library is an ICD) and cl_khr_il_program
@@ -359,8 +359,10 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return answer_uint(out, 0);
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return answer_bool(out, CL_FALSE);
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        return answer_uint(out, MAX_WORK_GROUP_SIZE / cc_sub_group_size());
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+        return answer_bool(out, CL_TRUE); /* src/devices/cpu/fibers.c: yields at atomics */
 
     /* partitioning: no partition type is supported yet (clCreateSubDevices) */
     case CL_DEVICE_PARENT_DEVICE: return answer(out, &device->parent, sizeof device->parent);

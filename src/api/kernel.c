@@ -194,6 +194,19 @@ static size_t preferred_multiple(void)
     return __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
 }
 
+/* The device a work-group or sub-group query is about: one of the
+ * program's context, or NULL when the context has only one (5.9.3). */
+static bool kernel_device(cl_kernel kernel, cl_device_id *device)
+{
+    cl_context context = kernel->program->context;
+    if (*device == NULL && context->num_devices == 1)
+        *device = context->devices[0];
+    bool found = false;
+    for (cl_uint i = 0; *device && i < context->num_devices; i++)
+        found |= context->devices[i] == *device;
+    return found && api_valid_device(*device);
+}
+
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                          cl_kernel_work_group_info param_name, size_t param_value_size,
@@ -201,13 +214,7 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
 {
     if (!api_valid_kernel(kernel))
         return CL_INVALID_KERNEL;
-    cl_context context = kernel->program->context;
-    if (device == NULL && context->num_devices == 1)
-        device = context->devices[0];
-    int found = 0;
-    for (cl_uint i = 0; device && i < context->num_devices; i++)
-        found |= context->devices[i] == device;
-    if (!api_valid_device(device) || !found)
+    if (!kernel_device(kernel, &device))
         return CL_INVALID_DEVICE;
     const struct cc_kernel_info *info = kernel->info;
     switch (param_name) {
@@ -280,4 +287,73 @@ API_EXPORT CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl
     memcpy(kernel->arg_block, source->arg_block, source->info->arg_block_size);
     memcpy(kernel->args, source->args, source->info->num_args * sizeof *kernel->args);
     return kernel;
+}
+
+/* 5.9.3, table 5.22. Sub-group k of a work-group holds the work-items of
+ * local linear ids [k * S, (k + 1) * S), S = cc_sub_group_size(), the
+ * mapping the built-in library implements (src/builtins/workgroup.cl). */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                        size_t input_value_size, const void *input_value,
+                        size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!api_valid_kernel(kernel))
+        return CL_INVALID_KERNEL;
+    if (!kernel_device(kernel, &device))
+        return CL_INVALID_DEVICE;
+    size_t s = cc_sub_group_size(), max_items = api_device_max_work_group_size(device);
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        /* input: the local work size, one size_t per dimension */
+        if (!input_value || input_value_size == 0 || input_value_size % sizeof(size_t) ||
+            input_value_size > 3 * sizeof(size_t))
+            return CL_INVALID_VALUE;
+        const size_t *local = input_value;
+        size_t items = 1;
+        for (size_t d = 0; d < input_value_size / sizeof(size_t); d++)
+            items *= local[d];
+        size_t answer = param_name == CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE ? (items + s - 1) / s
+                        : items < s                                        ? items
+                                                                           : s;
+        return API_INFO(answer);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        /* input: a sub-group count; the answer has as many dimensions as
+         * param_value_size holds, all zero when no local size gives that
+         * count. A kernel with reqd_work_group_size has only that size. */
+        if (!input_value || input_value_size != sizeof(size_t))
+            return CL_INVALID_VALUE;
+        size_t dims = param_value_size / sizeof(size_t);
+        if (param_value && (dims == 0 || dims > 3 || param_value_size % sizeof(size_t)))
+            return CL_INVALID_VALUE;
+        if (!param_value)
+            dims = 3;
+        size_t count = *(const size_t *)input_value, local[3] = {0, 0, 0};
+        const size_t *reqd = kernel->info->reqd_work_group_size;
+        if (reqd[0]) {
+            size_t items = reqd[0] * reqd[1] * reqd[2];
+            if ((items + s - 1) / s == count && (dims == 3 || reqd[2] == 1) &&
+                (dims >= 2 || reqd[1] == 1))
+                for (size_t d = 0; d < dims; d++)
+                    local[d] = reqd[d];
+        } else if (count > 0 && count * s <= max_items) {
+            local[0] = count * s;
+            for (size_t d = 1; d < dims; d++)
+                local[d] = 1;
+        }
+        return api_info(param_value_size, param_value, param_value_size_ret, local,
+                        dims * sizeof(size_t));
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS: {
+        size_t answer = (max_items + s - 1) / s;
+        return API_INFO(answer);
+    }
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: {
+        size_t answer = 0; /* OpenCL C has no attribute that fixes it */
+        return API_INFO(answer);
+    }
+    default:
+        return CL_INVALID_VALUE;
+    }
 }

@@ -192,16 +192,6 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
     return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
 }
 
-/* --- sub-groups (5.9.3): CL_DEVICE_MAX_NUM_SUB_GROUPS is 0 --- */
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
-                        size_t input_value_size, const void *input_value,
-                        size_t param_value_size, void *param_value, size_t *param_value_size_ret)
-{
-    return api_valid_kernel(kernel) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-}
-
 /* --- on-device queues (5.1): CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0 --- */
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL

@@ -70,13 +70,13 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
 }
 
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
- * list of every compile come from this one string. Images, half and
- * sub-groups are left out until the device has them. */
+ * list of every compile come from this one string. Images and half
+ * are left out until the device has them. */
 static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-    "cl_khr_int64_extended_atomics cl_khr_fp64";
+    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups";
 
 const char *cc_device_extensions(void)
 {

@@ -54,7 +54,19 @@ struct cc_wg_state {
     void *fibers;
     void (*run_items)(struct cc_wg_state *state, cc_wi_fn item, const void *arg_block);
     void (*barrier)(struct cc_wg_state *state);
+    void (*sub_group_barrier)(struct cc_wg_state *state);
+    void (*yield)(struct cc_wg_state *state); /* after atomics: lets other sub-groups run */
+    /* CC_SCRATCH_SLOTS slots of 8 bytes where the built-in library's
+     * collectives exchange values (src/builtins/workgroup.cl). */
+    uint64_t *scratch;
 };
+
+/* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE) and the scratch
+ * the collectives need for it: a slot per work-item, one for the
+ * work-group's result, one per sub-group for its result. The built-in
+ * library (src/builtins/library.h) repeats these numbers. */
+#define CC_MAX_WORK_GROUP_SIZE 4096
+#define CC_SCRATCH_SLOTS (2 * CC_MAX_WORK_GROUP_SIZE + 1)
 
 typedef void (*cc_wg_fn)(const void *arg_block, struct cc_wg_state *state);
 
@@ -150,6 +162,11 @@ const char *cc_host_cpu_name(void);
  * device reports as CL_DEVICE_EXTENSIONS (plus any runtime-only ones), so
  * that the two never disagree. Static storage. */
 const char *cc_device_extensions(void);
+
+/* Work-items per sub-group (cl_khr_subgroups): the host's SIMD width for
+ * 32-bit lanes. Sub-group k of a work-group holds the work-items whose
+ * local linear id is in [k * size, (k + 1) * size). */
+unsigned cc_sub_group_size(void);
 
 #ifdef __cplusplus
 }

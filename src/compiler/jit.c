@@ -215,3 +215,13 @@ const char *cc_host_cpu_name(void)
     const struct cc_host *h = cc_host();
     return h ? h->cpu : "unknown";
 }
+
+/* The width of the ABI level's vectors of 32-bit lanes: SSE 4, AVX 8,
+ * AVX-512 16. Follows CPUCL_ABI_LEVEL, like the built-in library. */
+unsigned cc_sub_group_size(void)
+{
+    const struct cc_host *h = cc_host();
+    if (!h || !strcmp(h->abi_cpu, "x86-64"))
+        return 4;
+    return strcmp(h->abi_cpu, "x86-64-v3") ? 16 : 8;
+}

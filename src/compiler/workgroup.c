@@ -29,9 +29,11 @@
  * and __cpucl_wg_K only hands it to state->run_items, which runs every
  * work-item on its own stack (src/devices/cpu/fibers.c).
  *
- * Assumes: no recursion (OpenCL C 6.9). Other barrier-like builtins
- * (work-group and sub-group collectives) fail the build with a log line
- * that says so. Without barriers the work-items of a group run one after
+ * sub_group_barrier works the same way, with state->sub_group_barrier; the
+ * work-group and sub-group collectives are library functions made of
+ * barriers (src/builtins/workgroup.cl), so they take the fiber path too.
+ *
+ * Assumes: no recursion (OpenCL C 6.9). Without barriers the work-items of a group run one after
  * the other, which is correct exactly because nothing synchronises them.
  */
 #include <stddef.h>
@@ -101,6 +103,19 @@ static bool name_starts(const char *name, size_t length, const char *prefix)
  * 6.13.10, 6.13.15, 6.13.16.*, and the sub-group functions of
  * cl_khr_subgroups): a work-group function that runs the items one after
  * the other cannot implement them. */
+enum barrier_kind { NOT_A_BARRIER, WORK_GROUP_BARRIER, SUB_GROUP_BARRIER };
+
+/* barrier and work_group_barrier (6.13.8), sub_group_barrier
+ * (cl_khr_subgroups): what the fibers implement. */
+static enum barrier_kind barrier_kind_of(const char *name, size_t length)
+{
+    if (name_is(name, length, "barrier") || name_is(name, length, "work_group_barrier"))
+        return WORK_GROUP_BARRIER;
+    if (name_is(name, length, "sub_group_barrier"))
+        return SUB_GROUP_BARRIER;
+    return NOT_A_BARRIER;
+}
+
 static bool is_barrier_like(const char *name, size_t length)
 {
     return name_is(name, length, "barrier") || name_starts(name, length, "work_group_") ||
@@ -424,6 +439,42 @@ static LLVMValueRef lower_query(LLVMBuilderRef b, const struct wg *wg, enum quer
     return result;
 }
 
+static bool is_atomic(LLVMValueRef inst)
+{
+    return LLVMIsAAtomicRMWInst(inst) || LLVMIsAAtomicCmpXchgInst(inst) ||
+           (LLVMIsALoadInst(inst) && LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic);
+}
+
+/* A call of one of the device's hooks in *state (barrier,
+ * sub_group_barrier, yield), placed before `before`. The call is opaque to
+ * the optimiser, so no access to shared memory moves across it. */
+static void call_state_hook(LLVMBuilderRef b, const struct wg *wg, LLVMValueRef before,
+                            size_t field)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMValueRef state = LLVMGetParam(wg->fn, 1);
+    LLVMPositionBuilderBefore(b, before);
+    LLVMValueRef hook = load_field(b, ptr, state, field, "hook");
+    LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), &ptr, 1, 0), hook, &state,
+                   1, "");
+}
+
+/* The calls the built-in library makes to reach the work-group's state
+ * (src/builtins/workgroup.cl): the collectives' scratch, which only kernels
+ * run as fibers have, and the sub-group size. */
+static LLVMValueRef lower_library_hook(LLVMBuilderRef b, const struct wg *wg, LLVMValueRef call,
+                                       const char *name)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+    if (name[8] == 's') /* __cpucl_sub_group_size */
+        return LLVMConstInt(LLVMTypeOf(call), cc_sub_group_size(), 0);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMValueRef scratch = load_field(b, ptr, LLVMGetParam(wg->fn, 1),
+                                      offsetof(struct cc_wg_state, scratch), "scratch");
+    return LLVMBuildAddrSpaceCast(b, scratch, LLVMTypeOf(call), "");
+}
+
 /* Replaces the work-item calls of wg->fn; fails on barrier-like calls and
  * on calls that were not inlined (recursion). */
 static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
@@ -434,6 +485,10 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
         LLVMValueRef next;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
+            if (wg->fibers && next && is_atomic(inst)) {
+                call_state_hook(b, wg, next, offsetof(struct cc_wg_state, yield));
+                continue;
+            }
             if (!LLVMIsACallInst(inst))
                 continue;
             LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(inst));
@@ -450,34 +505,30 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                               wg->kernel->name, (int)name_length, name);
                 return CL_BUILD_PROGRAM_FAILURE;
             }
-            if (wg->fibers && (name_is(name, name_length, "barrier") ||
-                               name_is(name, name_length, "work_group_barrier"))) {
-                /* Switch to the next work-item; the call is opaque to the
-                 * optimiser, so no access to shared memory moves across it. */
-                LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
-                LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
-                LLVMValueRef state = LLVMGetParam(wg->fn, 1);
+            enum barrier_kind kind = barrier_kind_of(name, name_length);
+            if (wg->fibers && kind != NOT_A_BARRIER) {
+                /* Switch to the next work-item (of the sub-group); the call
+                 * is opaque to the optimiser, so no access to shared memory
+                 * moves across it. */
+                call_state_hook(b, wg, inst,
+                                kind == SUB_GROUP_BARRIER
+                                    ? offsetof(struct cc_wg_state, sub_group_barrier)
+                                    : offsetof(struct cc_wg_state, barrier));
+                LLVMInstructionEraseFromParent(inst);
+                continue;
+            }
+            if (name_is(name, name_length, "__cpucl_wg_scratch") ||
+                name_is(name, name_length, "__cpucl_sub_group_size")) {
                 LLVMPositionBuilderBefore(b, inst);
-                LLVMValueRef barrier =
-                    load_field(b, ptr, state, offsetof(struct cc_wg_state, barrier), "barrier");
-                LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), &ptr, 1, 0),
-                               barrier, &state, 1, "");
+                LLVMReplaceAllUsesWith(inst, lower_library_hook(b, wg, inst, name));
                 LLVMInstructionEraseFromParent(inst);
                 continue;
             }
             if (is_barrier_like(name, name_length)) {
-                if (name_is(name, name_length, "barrier") ||
-                    name_is(name, name_length, "work_group_barrier"))
-                    cc_log_printf(log,
-                                  "error: kernel '%s': %.*s() is not supported yet by cpucl "
-                                  "(work-group barriers are planned)\n",
-                                  wg->kernel->name, (int)name_length, name);
-                else
-                    cc_log_printf(log,
-                                  "error: kernel '%s': %.*s() is not supported yet by cpucl "
-                                  "(it synchronises the work-group like a barrier; work-group "
-                                  "barriers are planned)\n",
-                                  wg->kernel->name, (int)name_length, name);
+                /* A collective the library does not define (the pipe
+                 * reservations, which come with pipes). */
+                cc_log_printf(log, "error: kernel '%s': %.*s() is not supported by cpucl\n",
+                              wg->kernel->name, (int)name_length, name);
                 err = CL_BUILD_PROGRAM_FAILURE;
                 continue;
             }
@@ -655,15 +706,23 @@ static cl_int place_locals(struct wg *wg, struct cc_log *log)
 
 /* --- the whole module --- */
 
-/* Whether fn, or a function it calls, calls barrier() or
- * work_group_barrier(). Depth-limited: OpenCL C has no recursion. */
-static bool calls_barrier(LLVMValueRef fn, int depth)
+/* What decides how a kernel runs: the barriers it (or a function it
+ * calls) meets, and whether it asks for its sub-group while using atomics,
+ * the one way work-items of a group can wait for each other without a
+ * barrier (sub-groups make independent forward progress, 9.17.1). */
+struct kernel_scan {
+    bool barrier, sub_groups, atomics;
+};
+
+/* Depth-limited: OpenCL C has no recursion. */
+static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
 {
     if (depth > 64)
-        return false;
+        return;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
              inst = LLVMGetNextInstruction(inst)) {
+            scan->atomics |= is_atomic(inst);
             if (!LLVMIsACallInst(inst))
                 continue;
             LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(inst));
@@ -673,14 +732,19 @@ static bool calls_barrier(LLVMValueRef fn, int depth)
             const char *name;
             size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
             if (LLVMIsDeclaration(callee)) {
-                if (name_is(name, name_length, "barrier") ||
-                    name_is(name, name_length, "work_group_barrier"))
-                    return true;
-            } else if (calls_barrier(callee, depth + 1)) {
-                return true;
+                scan->barrier |= barrier_kind_of(name, name_length) != NOT_A_BARRIER;
+                scan->sub_groups |= name_is(name, name_length, "__cpucl_sub_group_size");
+            } else {
+                scan_calls(callee, depth + 1, scan);
             }
         }
-    return false;
+}
+
+static bool needs_fibers(LLVMValueRef kernel)
+{
+    struct kernel_scan scan = {false, false, false};
+    scan_calls(kernel, 0, &scan);
+    return scan.barrier || (scan.sub_groups && scan.atomics);
 }
 
 /* Every defined function is inlined into the work-group functions: the
@@ -735,7 +799,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         }
     }
     for (i = 0; i < num_kernels; i++)
-        wgs[i].fibers = calls_barrier(wgs[i].kernel_fn, 0);
+        wgs[i].fibers = needs_fibers(wgs[i].kernel_fn);
     prepare_inlining(module);
     for (i = 0; i < num_kernels; i++) {
         if (!build_wg(module, &wgs[i])) {

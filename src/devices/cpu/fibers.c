@@ -13,6 +13,7 @@
  * them, at the price of a context switch per work-item and barrier and no
  * vectorization across work-items.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -26,11 +27,19 @@
 #define ASAN_FIBERS 1
 #endif
 
+/* Where a fiber stopped when it last gave the thread back. */
+enum fiber_state {
+    RUNNABLE,          /* not started, or paused by cpu_fibers_yield */
+    AT_BARRIER,        /* waiting for the whole work-group */
+    AT_SUB_GROUP_BARRIER,
+    DONE,
+};
+
 struct fiber {
     void *sp;
     char *stack;
     size_t id[3];
-    int done;
+    enum fiber_state state;
 };
 
 struct cpu_fibers {
@@ -38,6 +47,7 @@ struct cpu_fibers {
     size_t capacity;      /* fibers with a stack */
     void *scheduler_sp;
     size_t current;
+    uint64_t scratch[CC_SCRATCH_SLOTS];
     cc_wi_fn item;
     const void *args;
     struct cc_wg_state *state;
@@ -116,7 +126,7 @@ __attribute__((used, visibility("hidden"))) void cpucl_fiber_main(struct cpu_fib
 #endif
     struct fiber *fiber = &set->fibers[set->current];
     set->item(set->args, set->state, fiber->id[0], fiber->id[1], fiber->id[2]);
-    fiber->done = 1;
+    fiber->state = DONE;
     switch_to_scheduler(set, fiber, 1);
     __builtin_unreachable();
 }
@@ -134,7 +144,7 @@ static void prepare(struct cpu_fibers *set, struct fiber *fiber, size_t index)
     sp[3] = set;                         /* r12 */
     sp[6] = (void *)cpucl_fiber_start;   /* return address */
     fiber->sp = sp;
-    fiber->done = 0;
+    fiber->state = RUNNABLE;
 }
 
 static int reserve(struct cpu_fibers *set, size_t count)
@@ -172,6 +182,7 @@ void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args)
     set->item = item;
     set->args = args;
     set->state = state;
+    state->scratch = set->scratch;
     size_t i = 0;
     for (size_t z = 0; z < state->local_size[2]; z++)
         for (size_t y = 0; y < state->local_size[1]; y++)
@@ -181,23 +192,76 @@ void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args)
                 set->fibers[i].id[2] = z;
                 prepare(set, &set->fibers[i], i);
             }
-    /* Rounds: each runs every unfinished work-item to its next barrier or
-     * to its end. */
+    /* Passes, a sub-group at a time: each resumes every runnable work-item
+     * of the sub-group until it stops at a barrier, pauses or ends. When
+     * every unfinished work-item of a sub-group waits at sub_group_barrier
+     * they all go on, at once; when every unfinished work-item of the group
+     * waits at a work-group barrier, they all go on at the next pass.
+     * Barriers are met by all the work-items of their group or sub-group
+     * or by none (OpenCL C 6.13.8). A work-item paused at an atomic
+     * operation (cpu_fibers_yield) lets the other sub-groups run, so that a
+     * sub-group spinning on a value another one writes makes progress:
+     * CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS. */
+    size_t sub_group = cc_sub_group_size();
     size_t remaining = count;
     while (remaining) {
-        for (i = 0; i < count; i++) {
-            if (set->fibers[i].done)
-                continue;
-            set->current = i;
-            switch_to_fiber(set, &set->fibers[i]);
-            if (set->fibers[i].done)
-                remaining--;
+        size_t waiting = 0, resumed = 0;
+        for (size_t first = 0; first < count; first += sub_group) {
+            size_t end = first + sub_group < count ? first + sub_group : count;
+            for (;;) {
+                size_t live = 0, at_sub_group_barrier = 0;
+                for (i = first; i < end; i++) {
+                    struct fiber *fiber = &set->fibers[i];
+                    if (fiber->state == RUNNABLE) {
+                        resumed++;
+                        set->current = i;
+                        switch_to_fiber(set, fiber);
+                        remaining -= fiber->state == DONE;
+                    }
+                    live += fiber->state != DONE;
+                    at_sub_group_barrier += fiber->state == AT_SUB_GROUP_BARRIER;
+                }
+                if (!live || at_sub_group_barrier != live)
+                    break;
+                for (i = first; i < end; i++)
+                    if (set->fibers[i].state == AT_SUB_GROUP_BARRIER)
+                        set->fibers[i].state = RUNNABLE;
+            }
+            for (i = first; i < end; i++)
+                waiting += set->fibers[i].state == AT_BARRIER;
         }
+        /* Nothing could run: a kernel whose work-items wait at different
+         * barriers (undefined behaviour) is let through rather than hung. */
+        if ((waiting && waiting == remaining) || !resumed)
+            for (i = 0; i < count; i++)
+                if (set->fibers[i].state != DONE)
+                    set->fibers[i].state = RUNNABLE;
     }
+}
+
+static void stop(struct cc_wg_state *state, enum fiber_state why)
+{
+    struct cpu_fibers *set = state->fibers;
+    struct fiber *fiber = &set->fibers[set->current];
+    fiber->state = why;
+    switch_to_scheduler(set, fiber, 0);
 }
 
 void cpu_fibers_barrier(struct cc_wg_state *state)
 {
-    struct cpu_fibers *set = state->fibers;
-    switch_to_scheduler(set, &set->fibers[set->current], 0);
+    stop(state, AT_BARRIER);
+}
+
+void cpu_fibers_sub_group_barrier(struct cc_wg_state *state)
+{
+    stop(state, AT_SUB_GROUP_BARRIER);
+}
+
+/* After an atomic operation: only worth a switch when there is another
+ * sub-group to run. */
+void cpu_fibers_yield(struct cc_wg_state *state)
+{
+    size_t items = state->local_size[0] * state->local_size[1] * state->local_size[2];
+    if (items > cc_sub_group_size())
+        stop(state, RUNNABLE);
 }

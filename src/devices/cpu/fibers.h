@@ -12,5 +12,7 @@ struct cpu_fibers *cpu_fibers_create(void);
 /* The cc_wg_state callbacks: state->fibers is the worker's cpu_fibers. */
 void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args);
 void cpu_fibers_barrier(struct cc_wg_state *state);
+void cpu_fibers_sub_group_barrier(struct cc_wg_state *state);
+void cpu_fibers_yield(struct cc_wg_state *state);
 
 #endif
