@@ -135,7 +135,7 @@ const struct _cl_icd_dispatch api_dispatch = {
     .clGetDeviceAndHostTimer = clGetDeviceAndHostTimer,
     .clGetHostTimer = clGetHostTimer,
     .clGetKernelSubGroupInfo = clGetKernelSubGroupInfo,
-    .clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo, /* cl_khr_subgroups: same signature */
+    .clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfoKHR,
     .clSetDefaultDeviceCommandQueue = clSetDefaultDeviceCommandQueue,
     /* OpenCL 2.2 */
     .clSetProgramReleaseCallback = clSetProgramReleaseCallback,
@@ -152,7 +152,7 @@ static const struct {
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL}, /* cl_khr_il_program */
-    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo}, /* cl_khr_subgroups */
+    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR}, /* cl_khr_subgroups */
 };
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)

@@ -357,3 +357,14 @@ clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_gro
         return CL_INVALID_VALUE;
     }
 }
+
+/* cl_khr_subgroups' name for the same query (also the ICD dispatch slot). */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                           cl_kernel_sub_group_info param_name, size_t input_value_size,
+                           const void *input_value, size_t param_value_size, void *param_value,
+                           size_t *param_value_size_ret)
+{
+    return clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size, input_value,
+                                   param_value_size, param_value, param_value_size_ret);
+}
