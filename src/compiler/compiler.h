@@ -59,6 +59,10 @@ struct cc_wg_state {
     /* CC_SCRATCH_SLOTS slots of 8 bytes where the built-in library's
      * collectives exchange values (src/builtins/workgroup.cl). */
     uint64_t *scratch;
+    /* For kernels with barriers split into regions (src/compiler/regions.c):
+     * `bytes` of this worker's memory for the values the work-items keep
+     * across barriers, 64-byte aligned, valid until the next call. */
+    void *(*context)(struct cc_wg_state *state, size_t bytes);
 };
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE) and the scratch

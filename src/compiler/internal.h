@@ -8,6 +8,7 @@
  *   library.c    link the built-in library bitcode of src/builtins
  *   metadata.c   kernel_arg_* metadata -> cc_kernel_info
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
+ *   regions.c    kernels with barriers -> loops over the code between them
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  */
 #ifndef CPUCL_COMPILER_INTERNAL_H
@@ -82,6 +83,12 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
                                    unsigned num_kernels, LLVMTargetMachineRef machine,
                                    struct cc_log *log);
 char *cc_wg_function_name(const char *kernel_name);
+
+/* regions.c: the work-group function of a kernel with work-group barriers,
+ * built from its work-item function `wi` (workgroup.c) as loops over the
+ * code between barriers. NULL on failure, with the reason in the log. */
+LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
+                              bool (*is_barrier)(LLVMValueRef call), struct cc_log *log);
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
 

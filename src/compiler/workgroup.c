@@ -46,6 +46,13 @@
 
 #include "compiler/internal.h"
 
+/* How a kernel's work-items run in a work-group function. */
+enum wg_form {
+    LOOPS,   /* no barriers: z/y/x loops around the kernel */
+    REGIONS, /* work-group barriers: loops around the code between them (regions.c) */
+    FIBERS,  /* sub-group barriers or independent forward progress: a stack per item */
+};
+
 /* The work-group function of one kernel while it is being built. */
 struct wg {
     struct cc_kernel_info *kernel;
@@ -53,7 +60,7 @@ struct wg {
     LLVMValueRef fn;       /* where the kernel is inlined: the work-group function, or for
                             * a kernel with barriers its work-item function */
     LLVMValueRef exported; /* the work-group function */
-    bool fibers;           /* the kernel calls barrier(): one fiber a work-item */
+    enum wg_form form;
     LLVMValueRef id[3]; /* x, y, z loop counters (local ids) */
     LLVMValueRef group_id[3], local_size[3], enqueued_local_size[3];
     LLVMValueRef global_size[3], global_offset[3], num_groups[3];
@@ -198,14 +205,16 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
     char *name = cc_wg_function_name(wg->kernel->name);
     if (!name)
         return NULL;
-    if (wg->fibers) /* the work-item function: __cpucl_wi_K */
+    bool per_item = wg->form != LOOPS;
+    if (per_item) /* the work-item function: __cpucl_wi_K */
         name[9] = 'i';
     LLVMValueRef fn = LLVMAddFunction(
         module, name,
-        LLVMFunctionType(LLVMVoidTypeInContext(context), params, wg->fibers ? 5 : 2, 0));
+        LLVMFunctionType(LLVMVoidTypeInContext(context), params, per_item ? 5 : 2, 0));
     free(name);
     wg->fn = fn;
-    wg->exported = wg->fibers ? build_fiber_wg(module, wg, fn) : fn;
+    /* regions.c builds the exported function of REGIONS kernels later */
+    wg->exported = wg->form == FIBERS ? build_fiber_wg(module, wg, fn) : fn;
     if (!wg->exported)
         return NULL;
     copy_string_attributes(wg->kernel_fn, fn);
@@ -271,7 +280,7 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
             call_args[i] = load_field(b, type, args, arg->offset, "");
         }
     }
-    if (wg->fibers) {
+    if (per_item) {
         /* The entry block ends before the kernel's code, as in the loop
          * form: kernel-scope __local pointers are placed at its end. */
         for (int d = 0; d < 3; d++)
@@ -485,7 +494,7 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
         LLVMValueRef next;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
-            if (wg->fibers && next && is_atomic(inst)) {
+            if (wg->form == FIBERS && next && is_atomic(inst)) {
                 call_state_hook(b, wg, next, offsetof(struct cc_wg_state, yield));
                 continue;
             }
@@ -506,7 +515,9 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                 return CL_BUILD_PROGRAM_FAILURE;
             }
             enum barrier_kind kind = barrier_kind_of(name, name_length);
-            if (wg->fibers && kind != NOT_A_BARRIER) {
+            if (wg->form == REGIONS && kind == WORK_GROUP_BARRIER)
+                continue; /* where regions.c splits the kernel */
+            if (wg->form == FIBERS && kind != NOT_A_BARRIER) {
                 /* Switch to the next work-item (of the sub-group); the call
                  * is opaque to the optimiser, so no access to shared memory
                  * moves across it. */
@@ -711,7 +722,7 @@ static cl_int place_locals(struct wg *wg, struct cc_log *log)
  * the one way work-items of a group can wait for each other without a
  * barrier (sub-groups make independent forward progress, 9.17.1). */
 struct kernel_scan {
-    bool barrier, sub_groups, atomics;
+    bool barrier, sub_group_barrier, sub_groups, atomics;
 };
 
 /* Depth-limited: OpenCL C has no recursion. */
@@ -732,7 +743,9 @@ static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
             const char *name;
             size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
             if (LLVMIsDeclaration(callee)) {
-                scan->barrier |= barrier_kind_of(name, name_length) != NOT_A_BARRIER;
+                enum barrier_kind kind = barrier_kind_of(name, name_length);
+                scan->barrier |= kind == WORK_GROUP_BARRIER;
+                scan->sub_group_barrier |= kind == SUB_GROUP_BARRIER;
                 scan->sub_groups |= name_is(name, name_length, "__cpucl_sub_group_size");
             } else {
                 scan_calls(callee, depth + 1, scan);
@@ -740,11 +753,30 @@ static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
         }
 }
 
-static bool needs_fibers(LLVMValueRef kernel)
+static enum wg_form form_of(LLVMValueRef kernel)
 {
-    struct kernel_scan scan = {false, false, false};
+    struct kernel_scan scan = {false, false, false, false};
     scan_calls(kernel, 0, &scan);
-    return scan.barrier || (scan.sub_groups && scan.atomics);
+    if (scan.sub_group_barrier || (scan.sub_groups && scan.atomics))
+        return FIBERS;
+    if (!scan.barrier)
+        return LOOPS;
+    /* CPUCL_BARRIERS=fibers: the general method for every kernel with
+     * barriers, to compare the two. */
+    const char *method = getenv("CPUCL_BARRIERS");
+    return method && !strcmp(method, "fibers") ? FIBERS : REGIONS;
+}
+
+/* For regions.c: a call of barrier() or work_group_barrier(). */
+static bool is_work_group_barrier(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(call));
+    if (!callee || !LLVMIsDeclaration(callee))
+        return false;
+    size_t length;
+    const char *name;
+    size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
+    return barrier_kind_of(name, name_length) == WORK_GROUP_BARRIER;
 }
 
 /* Every defined function is inlined into the work-group functions: the
@@ -799,7 +831,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         }
     }
     for (i = 0; i < num_kernels; i++)
-        wgs[i].fibers = needs_fibers(wgs[i].kernel_fn);
+        wgs[i].form = form_of(wgs[i].kernel_fn);
     prepare_inlining(module);
     for (i = 0; i < num_kernels; i++) {
         if (!build_wg(module, &wgs[i])) {
@@ -819,6 +851,25 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             err = e;
     }
     LLVMDisposeBuilder(b);
+    if (err)
+        goto out;
+
+    /* Kernels with barriers: the front end's allocas become registers
+     * first, so that only what really lives across a barrier is kept per
+     * work-item. */
+    bool any_regions = false;
+    for (i = 0; i < num_kernels; i++)
+        any_regions |= wgs[i].form == REGIONS;
+    if (any_regions && (err = run_passes(module, "function(sroa,early-cse)", machine, log)))
+        goto out;
+    for (i = 0; i < num_kernels && !err; i++) {
+        if (wgs[i].form != REGIONS)
+            continue;
+        wgs[i].exported = cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name,
+                                           is_work_group_barrier, log);
+        if (!wgs[i].exported)
+            err = CL_OUT_OF_HOST_MEMORY;
+    }
     if (err)
         goto out;
 

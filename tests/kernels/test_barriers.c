@@ -57,7 +57,109 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    e = async_work_group_copy(out + g * n, tile, n, 0);\n"
     "    wait_group_events(1, &e);\n"
+    "}\n"
+    /* Barriers in nested loops with uniform trip counts, in a called
+     * function, in both arms of a uniform if/else (with different numbers
+     * of barriers), a struct and a private array live across them, in 1D
+     * or 2D groups; work-items at or past `limit` return before the first
+     * barrier and their siblings go on without them. */
+    "typedef struct { int a; float b; int c[3]; } S;\n"
+    "void step(local int *t, S *s, int l, int m)\n"
+    "{\n"
+    "    t[l] = s->a + s->c[l % 3];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    s->a = t[(l + 1) % m];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "}\n"
+    "kernel void mixed(global int *out, int mode, int limit)\n"
+    "{\n"
+    "    local int t[1024];\n"
+    "    int l = get_local_linear_id(), g = get_global_linear_id();\n"
+    "    int n = get_local_size(0) * get_local_size(1), m = min(limit, n);\n"
+    "    if (l >= m) { out[g] = -1; return; }\n"
+    "    S s = { l, 0.5f * l, { g, 2 * g, 3 * g } };\n"
+    "    int priv[4] = { l, l + 1, l + 2, l + 3 };\n"
+    "    for (int r = 0; r < 3; r++)\n"
+    "        for (int q = 0; q < r; q++) {\n"
+    "            t[l] = s.a + priv[q];\n"
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "            s.a = t[(l + 1) % m];\n"
+    "            barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        }\n"
+    "    if (mode == 1) {\n"
+    "        step(t, &s, l, m);\n"
+    "    } else {\n"
+    "        t[l] = s.c[1];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        s.c[1] = t[m - 1 - l];\n"
+    "        work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        s.c[1] += t[l];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    out[g] = s.a * 1000 + s.c[1] + (int)(s.b * 2) + priv[3];\n"
     "}\n";
+
+/* The host's run of `mixed` over one group: every phase between barriers
+ * for all its work-items. */
+static void expect_mixed(int *want, size_t gx, size_t x0, size_t y0, size_t lx, size_t ly,
+                         int mode, int limit)
+{
+    int n = (int)(lx * ly), m = limit < n ? limit : n;
+    int a[1024], c1[1024], t[1024], g[1024];
+    for (int l = 0; l < n; l++) {
+        g[l] = (int)((y0 + (size_t)l / lx) * gx + x0 + (size_t)l % lx);
+        a[l] = l;
+        c1[l] = 2 * g[l];
+    }
+    for (int r = 0; r < 3; r++)
+        for (int q = 0; q < r; q++) {
+            for (int l = 0; l < m; l++)
+                t[l] = a[l] + l + q;
+            for (int l = 0; l < m; l++)
+                a[l] = t[(l + 1) % m];
+        }
+    if (mode == 1) {
+        for (int l = 0; l < m; l++)
+            t[l] = a[l] + (l % 3 + 1) * g[l];
+        for (int l = 0; l < m; l++)
+            a[l] = t[(l + 1) % m];
+    } else {
+        for (int l = 0; l < m; l++)
+            t[l] = c1[l];
+        for (int l = 0; l < m; l++)
+            c1[l] = t[m - 1 - l] + t[l];
+    }
+    for (int l = 0; l < n; l++)
+        want[g[l]] = l < m ? a[l] * 1000 + c1[l] + l + l + 3 : -1;
+}
+
+static void check_mixed(struct harness *h, cl_program program, size_t dims, const size_t *global,
+                        const size_t *local, int mode, int limit)
+{
+    size_t gx = global[0], gy = dims > 1 ? global[1] : 1;
+    size_t lx = local[0], ly = dims > 1 ? local[1] : 1, total = gx * gy;
+    int *out = malloc(total * sizeof *out), *want = malloc(total * sizeof *want);
+    REQUIRE(out && want);
+    for (size_t y0 = 0; y0 < gy; y0 += ly)
+        for (size_t x0 = 0; x0 < gx; x0 += lx)
+            expect_mixed(want, gx, x0, y0, lx, ly, mode, limit);
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, total * sizeof *out, NULL);
+    cl_kernel k = harness_kernel(program, "mixed");
+    CHECK_OK(harness_args(k, 3, ARG(d), ARG(mode), ARG(limit)));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, (cl_uint)dims, NULL, global, local, 0, NULL,
+                                    NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, total * sizeof *out, out, 0, NULL,
+                                 NULL));
+    size_t bad = 0;
+    for (size_t i = 0; i < total; i++)
+        if (out[i] != want[i] && bad++ < 3)
+            HARNESS_FAIL("mixed %zux%zu mode %d limit %d: item %zu got %d want %d", lx, ly, mode,
+                         limit, i, out[i], want[i]);
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+    free(out), free(want);
+}
 
 static void check_local_sum(struct harness *h, cl_program program, size_t local)
 {
@@ -158,22 +260,45 @@ static void check_reverse(struct harness *h, cl_program program, size_t global, 
     free(data), free(out);
 }
 
+static void run_all(struct harness *h, cl_program program)
+{
+    size_t locals[] = {1, 7, 64, 256, 1024};
+    for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
+        check_reduce(h, program, locals[i] * 6, locals[i]);
+    check_reduce(h, program, 1000, 64); /* non-uniform: the last group has 40 */
+    check_reverse(h, program, 1024, 256);
+    check_reverse(h, program, 999, 128);
+    check_local_sum(h, program, 1);
+    check_local_sum(h, program, 64);
+    check_async(h, program, 1);
+    check_async(h, program, 64);
+    for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
+        for (int mode = 0; mode < 2; mode++) {
+            size_t global = locals[i] * 3;
+            int n = (int)locals[i];
+            check_mixed(h, program, 1, &global, &locals[i], mode, n);
+            if (n > 3)
+                check_mixed(h, program, 1, &global, &locals[i], mode, n - 3);
+        }
+    size_t global2[2] = {64, 8}, local2[2] = {16, 4};
+    check_mixed(h, program, 2, global2, local2, 0, 64);
+    check_mixed(h, program, 2, global2, local2, 1, 50);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
-    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
-    REQUIRE(program);
-    size_t locals[] = {1, 7, 64, 256, 1024};
-    for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
-        check_reduce(&h, program, locals[i] * 6, locals[i]);
-    check_reduce(&h, program, 1000, 64); /* non-uniform: the last group has 40 */
-    check_reverse(&h, program, 1024, 256);
-    check_reverse(&h, program, 999, 128);
-    check_local_sum(&h, program, 1);
-    check_local_sum(&h, program, 64);
-    check_async(&h, program, 1);
-    check_async(&h, program, 64);
-    clReleaseProgram(program);
+    /* Both ways of running barriers (src/compiler/README.md): regions, the
+     * default, then fibers, chosen at build time. */
+    for (int fibers = 0; fibers < 2; fibers++) {
+        if (fibers)
+            setenv("CPUCL_BARRIERS", "fibers", 1);
+        cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
+        REQUIRE(program);
+        run_all(&h, program);
+        clReleaseProgram(program);
+    }
+    unsetenv("CPUCL_BARRIERS");
     harness_close(&h);
     return harness_finish();
 }

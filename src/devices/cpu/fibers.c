@@ -48,6 +48,8 @@ struct cpu_fibers {
     void *scheduler_sp;
     size_t current;
     uint64_t scratch[CC_SCRATCH_SLOTS];
+    void *context;        /* cpu_fibers_context's buffer */
+    size_t context_size;
     cc_wi_fn item;
     const void *args;
     struct cc_wg_state *state;
@@ -264,4 +266,26 @@ void cpu_fibers_yield(struct cc_wg_state *state)
     size_t items = state->local_size[0] * state->local_size[1] * state->local_size[2];
     if (items > cc_sub_group_size())
         stop(state, RUNNABLE);
+}
+
+uint64_t *cpu_fibers_scratch(struct cpu_fibers *set)
+{
+    return set->scratch;
+}
+
+/* The per-work-item values of a kernel split into regions: one buffer per
+ * worker, grown to the largest group seen. */
+void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes)
+{
+    struct cpu_fibers *set = state->fibers;
+    if (bytes > set->context_size) {
+        size_t size = (bytes + 4095) & ~(size_t)4095;
+        void *context = aligned_alloc(64, size);
+        if (!context)
+            abort(); /* as for the fibers' stacks: no way to fail one work-group */
+        free(set->context);
+        set->context = context;
+        set->context_size = size;
+    }
+    return set->context;
 }

@@ -3,6 +3,8 @@
 #ifndef CPUCL_DEVICES_CPU_FIBERS_H
 #define CPUCL_DEVICES_CPU_FIBERS_H
 
+#include <stdint.h>
+
 #include "compiler/compiler.h"
 
 struct cpu_fibers;
@@ -14,5 +16,7 @@ void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args);
 void cpu_fibers_barrier(struct cc_wg_state *state);
 void cpu_fibers_sub_group_barrier(struct cc_wg_state *state);
 void cpu_fibers_yield(struct cc_wg_state *state);
+uint64_t *cpu_fibers_scratch(struct cpu_fibers *set);
+void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes);
 
 #endif

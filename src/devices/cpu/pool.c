@@ -74,6 +74,8 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
     state.barrier = cpu_fibers_barrier;
     state.sub_group_barrier = cpu_fibers_sub_group_barrier;
     state.yield = cpu_fibers_yield;
+    state.context = cpu_fibers_context;
+    state.scratch = cpu_fibers_scratch(worker->fibers);
 
     size_t total = groups[0] * groups[1] * groups[2];
     size_t first = piece * job->piece_size;

@@ -1,0 +1,31 @@
+// parallel.cpp - marking work-item loops as parallel for the vectorizer.
+//
+// The work-items of a group between two barriers are independent: without
+// a barrier, two work-items that touch the same memory (other than through
+// atomics) race, which OpenCL C leaves undefined. So a loop over work-items
+// may claim llvm.loop.parallel_accesses, and the loop vectorizer then needs
+// no run-time alias checks. That takes distinct metadata nodes (an access
+// group, a self-referencing loop ID), which LLVM's C API cannot make: hence
+// this one function in C++.
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm-c/Core.h>
+
+#include "compiler/parallel.h"
+
+extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)
+{
+    auto *branch = llvm::cast<llvm::Instruction>(llvm::unwrap(latch));
+    llvm::LLVMContext &context = branch->getContext();
+    llvm::MDNode *group = llvm::MDNode::getDistinct(context, {});
+    for (unsigned i = 0; i < count; i++)
+        llvm::cast<llvm::Instruction>(llvm::unwrap(accesses[i]))
+            ->setMetadata(llvm::LLVMContext::MD_access_group, group);
+    llvm::Metadata *parallel[] = {llvm::MDString::get(context, "llvm.loop.parallel_accesses"),
+                                  group};
+    llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
+    llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+    loop->replaceOperandWith(0, loop);
+    branch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+}

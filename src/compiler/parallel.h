@@ -1,0 +1,21 @@
+/* parallel.h - work-item loops the vectorizer may treat as parallel
+ * (parallel.cpp). */
+#ifndef CPUCL_COMPILER_PARALLEL_H
+#define CPUCL_COMPILER_PARALLEL_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the loop whose latch ends in the branch `latch` as one whose
+ * iterations are independent: the `count` instructions in `accesses` (calls
+ * included: inlining hands their access group to what they bring) join a
+ * new access group that the loop's llvm.loop.parallel_accesses names. */
+void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

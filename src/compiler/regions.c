@@ -1,0 +1,1003 @@
+/* regions.c - kernels with work-group barriers as loops over regions.
+ *
+ * Input: a kernel's work-item function (workgroup.c)
+ *
+ *   void __cpucl_wi_K(const void *args, struct cc_wg_state *state,
+ *                     size_t x, size_t y, size_t z)
+ *
+ * with everything inlined, the work-item builtins lowered, and the calls
+ * of barrier()/work_group_barrier() still in place. Its entry block is the
+ * prologue (argument and state loads, __local pointers, allocas), the same
+ * for every work-item; the kernel's code starts at the entry's successor.
+ *
+ * Output: the work-group function __cpucl_wg_K that runs the code between
+ * barriers (a region) for every work-item in a z/y/x loop, x innermost, so
+ * the loop vectorizer can run consecutive work-items as SIMD lanes:
+ *
+ *   region 0 (the kernel's start) for every item -> barrier j -> region j
+ *   for every item -> ... -> every item returned
+ *
+ * This is continuation-based: each region is a function
+ *
+ *   i32 region_j(args, state, x, y, z, ctx, n, lin)
+ *
+ * cloned from the blocks reachable from its start without crossing a
+ * barrier, returning the number of the region after the barrier it reached
+ * (-1 when the work-item returned); the optimiser inlines it into its
+ * loop. Barriers may sit in any control flow the spec allows (loops,
+ * conditionals, called functions): the barrier a work-item stopped at
+ * says where it goes on, and OpenCL C 6.13.8 makes that the same for every
+ * work-item of the group. A work-item that returned before a barrier its
+ * siblings wait at (outside the spec, but common) sits out the following
+ * regions: each work-item's next region is kept in a status array.
+ *
+ * Values live across a barrier: first every SSA value used outside its
+ * block is demoted to an alloca (phis too), then each alloca is either
+ * private to one region (cloned as an alloca: SROA makes it a register
+ * again) or kept per work-item in the context array: state->context gives
+ * the group n * per_item bytes (not the thread's stack), one array per
+ * alloca with consecutive work-items adjacent, so the vectorized loop
+ * reads and writes them as vectors. An alloca is kept per work-item when
+ * more than one region uses it, when its region can run again after a
+ * barrier (a barrier in a loop), or when its address escapes.
+ *
+ * Kernels with sub_group_barrier, or that need sub-groups' independent
+ * forward progress, keep the fibers (src/devices/cpu/fibers.c).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "compiler/internal.h"
+#include "compiler/parallel.h"
+
+/* --- a pointer map, open addressing --- */
+
+struct map {
+    void **keys, **values;
+    size_t capacity, count;
+};
+
+static size_t map_slot(const struct map *m, const void *key)
+{
+    size_t h = ((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15u;
+    size_t i = h & (m->capacity - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->capacity - 1);
+    return i;
+}
+
+static bool map_put(struct map *m, void *key, void *value)
+{
+    if (2 * (m->count + 1) > m->capacity) {
+        struct map bigger = {0};
+        bigger.capacity = m->capacity ? 2 * m->capacity : 64;
+        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
+        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+        if (!bigger.keys || !bigger.values) {
+            free(bigger.keys), free(bigger.values);
+            return false;
+        }
+        for (size_t i = 0; i < m->capacity; i++)
+            if (m->keys[i]) {
+                size_t j = map_slot(&bigger, m->keys[i]);
+                bigger.keys[j] = m->keys[i];
+                bigger.values[j] = m->values[i];
+                bigger.count++;
+            }
+        free(m->keys), free(m->values);
+        *m = bigger;
+    }
+    size_t i = map_slot(m, key);
+    if (!m->keys[i])
+        m->count++;
+    m->keys[i] = key;
+    m->values[i] = value;
+    return true;
+}
+
+static void *map_get(const struct map *m, const void *key)
+{
+    if (!m->capacity)
+        return NULL;
+    size_t i = map_slot(m, key);
+    return m->keys[i] ? m->values[i] : NULL;
+}
+
+static void map_free(struct map *m)
+{
+    free(m->keys), free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+/* --- a growable array of values --- */
+
+struct list {
+    LLVMValueRef *items;
+    size_t count, capacity;
+};
+
+static bool list_add(struct list *l, LLVMValueRef v)
+{
+    if (l->count == l->capacity) {
+        size_t capacity = l->capacity ? 2 * l->capacity : 16;
+        LLVMValueRef *items = realloc(l->items, capacity * sizeof *items);
+        if (!items)
+            return false;
+        l->items = items;
+        l->capacity = capacity;
+    }
+    l->items[l->count++] = v;
+    return true;
+}
+
+static bool is_lifetime_marker(LLVMValueRef inst)
+{
+    if (!LLVMIsACallInst(inst))
+        return false;
+    LLVMValueRef callee = LLVMGetCalledValue(inst);
+    if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+        return false;
+    size_t length;
+    return strncmp(LLVMGetValueName2(callee, &length), "llvm.lifetime", 13) == 0;
+}
+
+/* --- the transformation --- */
+
+enum { MAX_REGIONS = 1024 };
+
+struct regions {
+    LLVMModuleRef module;
+    LLVMContextRef context;
+    LLVMTargetDataRef layout;
+    LLVMValueRef wi;            /* the work-item function being taken apart */
+    LLVMBasicBlockRef prologue; /* its entry block */
+    LLVMBuilderRef b;
+    bool (*is_barrier)(LLVMValueRef call);
+    bool failed;
+
+    /* regions: 0 starts at the prologue's successor, j > 0 at barrier j */
+    LLVMBasicBlockRef start[MAX_REGIONS];
+    unsigned num_regions;
+    struct map region_of_start; /* barrier block -> region number + 1 */
+    struct map *blocks;         /* per region: block -> (void *)1 when in it */
+    bool *reenters;             /* per region: can run again after a barrier */
+
+    /* per alloca of the prologue: where each work-item's copy lives */
+    struct list allocas;
+    struct map kept;   /* alloca -> offset of its array, per work-item, + 1 */
+    size_t per_item;   /* bytes a work-item needs in the context */
+    size_t status_offset;
+
+    /* the prologue's values, computed once in the work-group function and
+     * passed to every region (unless one depends on the local ids) */
+    struct list shared;
+    bool clone_prologue;
+
+    LLVMTypeRef i8, i32, i64, ptr, region_type;
+};
+
+static bool is_barrier_block(struct regions *r, LLVMBasicBlockRef bb)
+{
+    return map_get(&r->region_of_start, bb) != NULL;
+}
+
+static LLVMValueRef first_barrier_in(struct regions *r, LLVMBasicBlockRef bb, bool skip_first)
+{
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+        if (skip_first && inst == LLVMGetFirstInstruction(bb))
+            continue;
+        if (LLVMIsACallInst(inst) && r->is_barrier(inst))
+            return inst;
+    }
+    return NULL;
+}
+
+/* Rebuilds the phis of `bb`'s successors with incoming block `from`
+ * replaced by `to` (the C API cannot set an incoming block). */
+static void retarget_phis(struct regions *r, LLVMBasicBlockRef bb, LLVMBasicBlockRef from,
+                          LLVMBasicBlockRef to)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+    for (unsigned s = 0; s < n; s++) {
+        LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+        LLVMValueRef next;
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(succ); phi && LLVMIsAPHINode(phi);
+             phi = next) {
+            next = LLVMGetNextInstruction(phi);
+            unsigned count = LLVMCountIncoming(phi);
+            bool touches = false;
+            for (unsigned i = 0; i < count; i++)
+                touches |= LLVMGetIncomingBlock(phi, i) == from;
+            if (!touches)
+                continue;
+            LLVMPositionBuilderBefore(r->b, phi);
+            LLVMValueRef fresh = LLVMBuildPhi(r->b, LLVMTypeOf(phi), "");
+            for (unsigned i = 0; i < count; i++) {
+                LLVMValueRef value = LLVMGetIncomingValue(phi, i);
+                LLVMBasicBlockRef block = LLVMGetIncomingBlock(phi, i);
+                if (block == from)
+                    block = to;
+                LLVMAddIncoming(fresh, &value, &block, 1);
+            }
+            LLVMReplaceAllUsesWith(phi, fresh);
+            LLVMInstructionEraseFromParent(phi);
+        }
+    }
+}
+
+/* Every barrier call becomes the first instruction of a block of its own
+ * start: the tail of its block, from the barrier on, moves to a new block. */
+static void split_at_barriers(struct regions *r)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->wi); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef barrier = first_barrier_in(r, bb, true);
+        if (!barrier)
+            continue;
+        LLVMBasicBlockRef tail = LLVMInsertBasicBlockInContext(
+            r->context, LLVMGetNextBasicBlock(bb) ? LLVMGetNextBasicBlock(bb) : bb, "barrier");
+        if (!LLVMGetNextBasicBlock(bb)) {
+            /* insert after bb: move the new block to the end */
+            LLVMMoveBasicBlockAfter(tail, bb);
+        }
+        LLVMPositionBuilderAtEnd(r->b, tail);
+        for (LLVMValueRef inst = barrier, next; inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            LLVMInstructionRemoveFromParent(inst);
+            LLVMInsertIntoBuilder(r->b, inst);
+        }
+        LLVMPositionBuilderAtEnd(r->b, bb);
+        LLVMBuildBr(r->b, tail);
+        retarget_phis(r, tail, bb, tail);
+        /* the loop goes on with `tail`, which may hold further barriers */
+    }
+}
+
+/* --- demotion of values that cross blocks --- */
+
+static LLVMValueRef new_alloca(struct regions *r, LLVMTypeRef type)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(r->prologue);
+    LLVMPositionBuilderBefore(r->b, first);
+    return LLVMBuildAlloca(r->b, type, "");
+}
+
+static void demote_phi(struct regions *r, LLVMValueRef phi)
+{
+    LLVMValueRef slot = new_alloca(r, LLVMTypeOf(phi));
+    unsigned count = LLVMCountIncoming(phi);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMPositionBuilderBefore(r->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)));
+        LLVMBuildStore(r->b, LLVMGetIncomingValue(phi, i), slot);
+    }
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
+    LLVMValueRef after = LLVMGetFirstInstruction(bb);
+    while (after && LLVMIsAPHINode(after))
+        after = LLVMGetNextInstruction(after);
+    LLVMPositionBuilderBefore(r->b, after);
+    LLVMValueRef value = LLVMBuildLoad2(r->b, LLVMTypeOf(phi), slot, "");
+    LLVMReplaceAllUsesWith(phi, value);
+    LLVMInstructionEraseFromParent(phi);
+}
+
+/* A value used outside its block: stored to an alloca after its
+ * definition, loaded before each such use. */
+static void demote_value(struct regions *r, LLVMValueRef inst)
+{
+    LLVMBasicBlockRef home = LLVMGetInstructionParent(inst);
+    struct list users = {0};
+    for (LLVMUseRef use = LLVMGetFirstUse(inst); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (LLVMGetInstructionParent(user) != home && !list_add(&users, user))
+            r->failed = true;
+    }
+    if (users.count) {
+        LLVMValueRef slot = new_alloca(r, LLVMTypeOf(inst));
+        LLVMPositionBuilderBefore(r->b, LLVMGetNextInstruction(inst));
+        LLVMBuildStore(r->b, inst, slot);
+        for (size_t u = 0; u < users.count; u++) {
+            LLVMValueRef user = users.items[u];
+            bool seen = false;
+            for (size_t v = 0; v < u; v++)
+                seen |= users.items[v] == user;
+            if (seen)
+                continue;
+            LLVMPositionBuilderBefore(r->b, user);
+            LLVMValueRef value = LLVMBuildLoad2(r->b, LLVMTypeOf(inst), slot, "");
+            int n = LLVMGetNumOperands(user);
+            for (int i = 0; i < n; i++)
+                if (LLVMGetOperand(user, (unsigned)i) == inst)
+                    LLVMSetOperand(user, (unsigned)i, value);
+        }
+    }
+    free(users.items);
+}
+
+static void demote(struct regions *r)
+{
+    /* phis first: the loads that replace them are values like any other */
+    struct list phis = {0}, values = {0};
+    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(r->prologue); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && LLVMIsAPHINode(inst);
+             inst = LLVMGetNextInstruction(inst))
+            r->failed |= !list_add(&phis, inst);
+    for (size_t i = 0; i < phis.count; i++)
+        demote_phi(r, phis.items[i]);
+    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(r->prologue); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind)
+                continue;
+            for (LLVMUseRef use = LLVMGetFirstUse(inst); use; use = LLVMGetNextUse(use))
+                if (LLVMGetInstructionParent(LLVMGetUser(use)) != bb) {
+                    r->failed |= !list_add(&values, inst);
+                    break;
+                }
+        }
+    for (size_t i = 0; i < values.count; i++)
+        demote_value(r, values.items[i]);
+    free(phis.items), free(values.items);
+}
+
+/* --- regions --- */
+
+static void find_regions(struct regions *r)
+{
+    r->start[0] = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(r->prologue), 0);
+    r->num_regions = 1;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->wi); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef first = LLVMGetFirstInstruction(bb);
+        if (!(first && LLVMIsACallInst(first) && r->is_barrier(first)))
+            continue;
+        if (r->num_regions == MAX_REGIONS) {
+            r->failed = true;
+            return;
+        }
+        r->start[r->num_regions] = bb;
+        r->failed |= !map_put(&r->region_of_start, bb, (void *)(uintptr_t)(r->num_regions + 1));
+        r->num_regions++;
+    }
+}
+
+/* The blocks of region j: reachable from its start without entering a
+ * barrier block. */
+static void collect_blocks(struct regions *r, unsigned j)
+{
+    LLVMBasicBlockRef *stack = malloc(sizeof *stack * (LLVMCountBasicBlocks(r->wi) + 1));
+    if (!stack) {
+        r->failed = true;
+        return;
+    }
+    size_t top = 0;
+    stack[top++] = r->start[j];
+    r->failed |= !map_put(&r->blocks[j], r->start[j], (void *)1);
+    while (top) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--top]);
+        unsigned n = LLVMGetNumSuccessors(term);
+        for (unsigned s = 0; s < n; s++) {
+            LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+            if (is_barrier_block(r, succ) || map_get(&r->blocks[j], succ))
+                continue;
+            r->failed |= !map_put(&r->blocks[j], succ, (void *)1);
+            stack[top++] = succ;
+        }
+    }
+    free(stack);
+}
+
+/* The regions each region can hand over to. */
+static bool region_leads_to(struct regions *r, unsigned from, unsigned to)
+{
+    for (size_t i = 0; i < r->blocks[from].capacity; i++) {
+        LLVMBasicBlockRef bb = r->blocks[from].keys[i];
+        if (!bb)
+            continue;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned n = LLVMGetNumSuccessors(term);
+        for (unsigned s = 0; s < n; s++)
+            if ((uintptr_t)map_get(&r->region_of_start, LLVMGetSuccessor(term, s)) == to + 1)
+                return true;
+    }
+    return false;
+}
+
+/* reenters[j]: region j can be reached again from itself through
+ * barriers, so a value it leaves behind may be read by its next run. */
+static void find_reentry(struct regions *r)
+{
+    unsigned n = r->num_regions;
+    bool *edge = calloc((size_t)n * n, sizeof *edge);
+    bool *seen = calloc(n, sizeof *seen);
+    unsigned *stack = calloc(n, sizeof *stack);
+    if (!edge || !seen || !stack) {
+        r->failed = true;
+        free(edge), free(seen), free(stack);
+        return;
+    }
+    for (unsigned a = 0; a < n; a++)
+        for (unsigned b = 1; b < n; b++)
+            edge[(size_t)a * n + b] = region_leads_to(r, a, b);
+    for (unsigned j = 0; j < n; j++) {
+        memset(seen, 0, n * sizeof *seen);
+        unsigned top = 0;
+        for (unsigned b = 0; b < n; b++)
+            if (edge[(size_t)j * n + b] && !seen[b])
+                seen[b] = true, stack[top++] = b;
+        while (top) {
+            unsigned a = stack[--top];
+            for (unsigned b = 0; b < n; b++)
+                if (edge[(size_t)a * n + b] && !seen[b])
+                    seen[b] = true, stack[top++] = b;
+        }
+        r->reenters[j] = seen[j];
+    }
+    free(edge), free(seen), free(stack);
+}
+
+static int region_of_block(struct regions *r, LLVMBasicBlockRef bb)
+{
+    int found = -1;
+    for (unsigned j = 0; j < r->num_regions; j++)
+        if (map_get(&r->blocks[j], bb)) {
+            if (found >= 0)
+                return -2; /* in several */
+            found = (int)j;
+        }
+    return found;
+}
+
+/* How an alloca is used: the regions it is touched in, and whether its
+ * address leaves the pointer arithmetic (stored, passed to a call). */
+struct alloca_use {
+    int region; /* -1 none yet, -2 several */
+    bool escapes;
+};
+
+static void note_region(struct alloca_use *use, int region)
+{
+    if (use->region == -1)
+        use->region = region;
+    else if (use->region != region)
+        use->region = -2;
+}
+
+static void scan_pointer_uses(struct regions *r, LLVMValueRef pointer, struct alloca_use *use,
+                              int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(pointer); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(user);
+        note_region(use, bb == r->prologue ? -2 : region_of_block(r, bb));
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
+            LLVMIsAAddrSpaceCastInst(user)) {
+            if (depth < 32)
+                scan_pointer_uses(r, user, use, depth + 1);
+            else
+                use->escapes = true;
+        } else if (LLVMIsAStoreInst(user)) {
+            if (LLVMGetOperand(user, 0) == pointer)
+                use->escapes = true;
+        } else if (LLVMIsALoadInst(user)) {
+        } else if (LLVMIsACallInst(user)) {
+            LLVMValueRef callee = LLVMGetCalledValue(user);
+            unsigned id = LLVMIsAFunction(callee) ? LLVMGetIntrinsicID(callee) : 0;
+            /* memcpy/memset and lifetime markers only touch the memory */
+            size_t length;
+            const char *name = id ? LLVMGetValueName2(callee, &length) : "";
+            if (!(strncmp(name, "llvm.memcpy", 11) == 0 || strncmp(name, "llvm.memset", 11) == 0 ||
+                  strncmp(name, "llvm.memmove", 12) == 0 ||
+                  strncmp(name, "llvm.lifetime", 13) == 0))
+                use->escapes = true;
+        } else {
+            use->escapes = true; /* select, phi, ptrtoint, atomics: keep it simple */
+        }
+    }
+}
+
+static size_t align_up(size_t value, size_t align)
+{
+    return (value + align - 1) / align * align;
+}
+
+/* Which allocas live per work-item, and where in the context. Arrays are
+ * laid out by decreasing alignment, so each starts aligned for any n. */
+static void place_allocas(struct regions *r)
+{
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(r->prologue); inst;
+         inst = LLVMGetNextInstruction(inst))
+        if (LLVMIsAAllocaInst(inst))
+            r->failed |= !list_add(&r->allocas, inst);
+    size_t offset = 0;
+    for (unsigned align = 128; align >= 1; align /= 2)
+        for (size_t i = 0; i < r->allocas.count; i++) {
+            LLVMValueRef a = r->allocas.items[i];
+            LLVMTypeRef type = LLVMGetAllocatedType(a);
+            size_t a_align = LLVMGetAlignment(a);
+            if (a_align < LLVMABIAlignmentOfType(r->layout, type))
+                a_align = LLVMABIAlignmentOfType(r->layout, type);
+            if (a_align > 128)
+                a_align = 128;
+            if (a_align != align)
+                continue;
+            struct alloca_use use = {-1, false};
+            scan_pointer_uses(r, a, &use, 0);
+            bool kept = use.escapes || use.region == -2 ||
+                        (use.region >= 0 && r->reenters[use.region]);
+            if (!kept)
+                continue;
+            LLVMValueRef count = LLVMGetOperand(a, 0);
+            size_t n = LLVMIsAConstantInt(count) ? (size_t)LLVMConstIntGetZExtValue(count) : 1;
+            size_t size = align_up((size_t)LLVMABISizeOfType(r->layout, type) * n, align);
+            r->failed |= !map_put(&r->kept, a, (void *)(uintptr_t)(offset + 1));
+            offset += size;
+        }
+    r->status_offset = offset;
+    r->per_item = offset + 4;
+}
+
+/* The prologue's values. If one depends on a local id (it should not:
+ * workgroup.c lowers the ids inside the kernel's code), every region
+ * computes the prologue itself instead. */
+static void collect_shared(struct regions *r)
+{
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(r->prologue);
+         inst && inst != LLVMGetBasicBlockTerminator(r->prologue);
+         inst = LLVMGetNextInstruction(inst)) {
+        if (LLVMIsAAllocaInst(inst) || is_lifetime_marker(inst))
+            continue;
+        if (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind ||
+            LLVMGetInstructionOpcode(inst) == LLVMCall)
+            r->clone_prologue = true;
+        int operands = LLVMGetNumOperands(inst);
+        for (int k = 0; k < operands; k++)
+            for (unsigned p = 2; p < 5; p++)
+                r->clone_prologue |= LLVMGetOperand(inst, (unsigned)k) == LLVMGetParam(r->wi, p);
+        r->failed |= !list_add(&r->shared, inst);
+    }
+}
+
+/* --- cloning one region into its own function --- */
+
+struct clone {
+    struct regions *r;
+    unsigned region;
+    LLVMValueRef fn;
+    struct map values; /* old value (instruction, block, argument) -> new */
+    struct map exits;  /* barrier block -> the block returning its region's number */
+    struct list cloned;
+    LLVMBasicBlockRef entry;
+};
+
+static LLVMValueRef mapped(struct clone *c, LLVMValueRef old)
+{
+    LLVMValueRef now = map_get(&c->values, old);
+    return now ? now : old;
+}
+
+/* A barrier block as a branch target: a return of the number of the
+ * region that starts there. */
+static LLVMBasicBlockRef exit_block(struct clone *c, LLVMBasicBlockRef barrier_bb)
+{
+    LLVMBasicBlockRef done = map_get(&c->exits, barrier_bb);
+    if (done)
+        return done;
+    struct regions *r = c->r;
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(r->context, c->fn, "to_region");
+    unsigned next = (unsigned)(uintptr_t)map_get(&r->region_of_start, barrier_bb) - 1;
+    LLVMPositionBuilderAtEnd(r->b, out);
+    LLVMBuildRet(r->b, LLVMConstInt(r->i32, next, 0));
+    r->failed |= !map_put(&c->exits, barrier_bb, out);
+    return out;
+}
+
+
+/* The copy of a block of the region (its own start block without the
+ * barrier); operands are pointed at the copies afterwards. */
+static LLVMBasicBlockRef clone_block(struct clone *c, LLVMBasicBlockRef bb)
+{
+    struct regions *r = c->r;
+    bool own_start = bb == r->start[c->region];
+    LLVMBasicBlockRef done = map_get(&c->values, LLVMBasicBlockAsValue(bb));
+    if (done)
+        return done;
+    LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(r->context, c->fn, "");
+    r->failed |= !map_put(&c->values, LLVMBasicBlockAsValue(bb), copy);
+    LLVMValueRef inst = LLVMGetFirstInstruction(bb);
+    if (own_start && c->region > 0)
+        inst = LLVMGetNextInstruction(inst); /* the barrier itself */
+    for (; inst; inst = LLVMGetNextInstruction(inst)) {
+        if (is_lifetime_marker(inst))
+            continue;
+        LLVMValueRef dup;
+        if (LLVMGetInstructionOpcode(inst) == LLVMRet) {
+            LLVMPositionBuilderAtEnd(r->b, copy);
+            dup = LLVMBuildRet(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1));
+        } else {
+            dup = LLVMInstructionClone(inst);
+            LLVMPositionBuilderAtEnd(r->b, copy);
+            LLVMInsertIntoBuilder(r->b, dup);
+            LLVMInstructionSetDebugLoc(dup, NULL);
+            r->failed |= !list_add(&c->cloned, dup);
+        }
+        r->failed |= !map_put(&c->values, inst, dup);
+    }
+    return copy;
+}
+
+/* A load of the work-item function's argument block or state. */
+static bool reads_args_or_state(struct regions *r, LLVMValueRef load)
+{
+    LLVMValueRef p = LLVMGetOperand(load, 0);
+    if (LLVMIsAGetElementPtrInst(p))
+        p = LLVMGetOperand(p, 0);
+    return p == LLVMGetParam(r->wi, 0) || p == LLVMGetParam(r->wi, 1);
+}
+
+static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kernel_name)
+{
+    struct clone c = {.r = r, .region = j};
+    char name[96];
+    snprintf(name, sizeof name, "__cpucl_region_%u.%.60s", j, kernel_name);
+    LLVMTypeRef params[8] = {r->ptr, r->ptr, r->i64, r->i64, r->i64, r->ptr, r->i64, r->i64};
+    c.fn = LLVMAddFunction(r->module, name, r->region_type);
+    LLVMSetLinkage(c.fn, LLVMInternalLinkage);
+    (void)params;
+    /* the work-item function's attributes (target, math modes) */
+    unsigned count = LLVMGetAttributeCountAtIndex(r->wi, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
+    if (attributes) {
+        LLVMGetAttributesAtIndex(r->wi, LLVMAttributeFunctionIndex, attributes);
+        for (unsigned i = 0; i < count; i++)
+            if (LLVMIsStringAttribute(attributes[i]))
+                LLVMAddAttributeAtIndex(c.fn, LLVMAttributeFunctionIndex, attributes[i]);
+        free(attributes);
+    }
+    LLVMAddAttributeAtIndex(
+        c.fn, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("alwaysinline", 12),
+                                0));
+    for (unsigned i = 0; i < 5; i++)
+        r->failed |= !map_put(&c.values, LLVMGetParam(r->wi, i), LLVMGetParam(c.fn, i));
+    LLVMValueRef ctx = LLVMGetParam(c.fn, 5), n = LLVMGetParam(c.fn, 6),
+                 lin = LLVMGetParam(c.fn, 7);
+
+    /* entry: the allocas' homes, then the prologue */
+    c.entry = LLVMAppendBasicBlockInContext(r->context, c.fn, "entry");
+    LLVMPositionBuilderAtEnd(r->b, c.entry);
+    for (size_t i = 0; i < r->allocas.count; i++) {
+        LLVMValueRef a = r->allocas.items[i];
+        uintptr_t kept = (uintptr_t)map_get(&r->kept, a);
+        LLVMValueRef home;
+        if (kept) {
+            LLVMTypeRef type = LLVMGetAllocatedType(a);
+            LLVMValueRef items = LLVMGetOperand(a, 0);
+            size_t k = LLVMIsAConstantInt(items) ? (size_t)LLVMConstIntGetZExtValue(items) : 1;
+            size_t size = (size_t)LLVMABISizeOfType(r->layout, type) * k;
+            size_t align = LLVMGetAlignment(a);
+            if (align < LLVMABIAlignmentOfType(r->layout, type))
+                align = LLVMABIAlignmentOfType(r->layout, type);
+            if (align > 128)
+                align = 128;
+            size = align_up(size, align);
+            /* ctx + n * offset + lin * size */
+            LLVMValueRef base = LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, kept - 1, 0), "");
+            LLVMValueRef at = LLVMBuildMul(r->b, lin, LLVMConstInt(r->i64, size, 0), "");
+            at = LLVMBuildAdd(r->b, base, at, "");
+            home = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, "per_item");
+            if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)) != 0)
+                home = LLVMBuildAddrSpaceCast(r->b, home, LLVMTypeOf(a), "");
+        } else {
+            home = LLVMInstructionClone(a);
+            LLVMInsertIntoBuilder(r->b, home);
+            LLVMInstructionSetDebugLoc(home, NULL);
+        }
+        r->failed |= !map_put(&c.values, a, home);
+    }
+    for (size_t i = 0; !r->clone_prologue && i < r->shared.count; i++)
+        r->failed |= !map_put(&c.values, r->shared.items[i], LLVMGetParam(c.fn, 8 + (unsigned)i));
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(r->prologue);
+         inst && inst != LLVMGetBasicBlockTerminator(r->prologue) && r->clone_prologue;
+         inst = LLVMGetNextInstruction(inst)) {
+        if (LLVMIsAAllocaInst(inst) || is_lifetime_marker(inst))
+            continue;
+        LLVMValueRef dup = LLVMInstructionClone(inst);
+        LLVMPositionBuilderAtEnd(r->b, c.entry);
+        LLVMInsertIntoBuilder(r->b, dup);
+        LLVMInstructionSetDebugLoc(dup, NULL);
+        /* The prologue reads the argument block and the state, which no
+         * work-item writes: each region's copy may be hoisted out of the
+         * work-item loops. */
+        if (LLVMIsALoadInst(dup) && reads_args_or_state(r, inst))
+            LLVMSetMetadata(dup, LLVMGetMDKindIDInContext(r->context, "invariant.load", 14),
+                            LLVMMDNodeInContext(r->context, NULL, 0));
+        r->failed |= !list_add(&c.cloned, dup) || !map_put(&c.values, inst, dup);
+    }
+
+    /* the region's blocks, then every operand pointed at the copies */
+    for (size_t i = 0; i < r->blocks[j].capacity; i++)
+        if (r->blocks[j].keys[i])
+            clone_block(&c, r->blocks[j].keys[i]);
+    LLVMBasicBlockRef first = map_get(&c.values, LLVMBasicBlockAsValue(r->start[j]));
+    LLVMPositionBuilderAtEnd(r->b, c.entry);
+    LLVMBuildBr(r->b, first);
+    for (size_t i = 0; i < c.cloned.count; i++) {
+        LLVMValueRef inst = c.cloned.items[i];
+        int operands = LLVMGetNumOperands(inst);
+        for (int k = 0; k < operands; k++) {
+            LLVMValueRef op = LLVMGetOperand(inst, (unsigned)k);
+            if (!op)
+                continue;
+            if (LLVMValueIsBasicBlock(op)) {
+                /* a branch to a barrier, this region's own included, ends
+                 * the region */
+                LLVMBasicBlockRef to = LLVMValueAsBasicBlock(op);
+                LLVMBasicBlockRef target =
+                    is_barrier_block(r, to) ? exit_block(&c, to) : clone_block(&c, to);
+                LLVMSetOperand(inst, (unsigned)k, LLVMBasicBlockAsValue(target));
+            } else {
+                LLVMValueRef now = mapped(&c, op);
+                if (now != op)
+                    LLVMSetOperand(inst, (unsigned)k, now);
+            }
+        }
+    }
+    map_free(&c.values);
+    map_free(&c.exits);
+    free(c.cloned.items);
+    return c.fn;
+}
+
+/* --- the work-group function --- */
+
+static LLVMValueRef load_state(struct regions *r, LLVMValueRef state, LLVMTypeRef type,
+                               size_t offset)
+{
+    LLVMValueRef index = LLVMConstInt(r->i64, offset, 0);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(r->b, r->i8, state, &index, 1, "");
+    LLVMValueRef value = LLVMBuildLoad2(r->b, type, at, "");
+    LLVMSetAlignment(value, 8);
+    return value;
+}
+
+/* Each region runs in for (z) for (y) for (x), counters in allocas that
+ * SROA turns into the phis of bottom-tested loops (every dimension of a
+ * group has an item). */
+static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const char *wg_name,
+                             LLVMValueRef copy_attributes_from)
+{
+    LLVMTypeRef params[2] = {r->ptr, r->ptr};
+    LLVMValueRef fn =
+        LLVMAddFunction(r->module, wg_name,
+                        LLVMFunctionType(LLVMVoidTypeInContext(r->context), params, 2, 0));
+    unsigned count = LLVMGetAttributeCountAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
+    if (attributes) {
+        LLVMGetAttributesAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex, attributes);
+        for (unsigned i = 0; i < count; i++)
+            if (LLVMIsStringAttribute(attributes[i]))
+                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
+        free(attributes);
+    }
+    LLVMValueRef args = LLVMGetParam(fn, 0), state = LLVMGetParam(fn, 1);
+    /* Neither block is written while the group runs. */
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    for (unsigned i = 1; i <= 2; i++)
+        LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(r->context, fn, "entry");
+    LLVMPositionBuilderAtEnd(r->b, entry);
+    size_t num_args = 8 + (r->clone_prologue ? 0 : r->shared.count);
+    LLVMValueRef *call_args = calloc(num_args, sizeof *call_args);
+    if (!call_args) {
+        r->failed = true;
+        return fn;
+    }
+    if (!r->clone_prologue) {
+        /* the prologue, once: its values become the regions' arguments */
+        struct map copies = {0};
+        r->failed |= !map_put(&copies, LLVMGetParam(r->wi, 0), args) ||
+                     !map_put(&copies, LLVMGetParam(r->wi, 1), state);
+        for (size_t i = 0; i < r->shared.count; i++) {
+            LLVMValueRef inst = r->shared.items[i], dup = LLVMInstructionClone(inst);
+            LLVMInsertIntoBuilder(r->b, dup);
+            LLVMInstructionSetDebugLoc(dup, NULL);
+            int operands = LLVMGetNumOperands(dup);
+            for (int k = 0; k < operands; k++) {
+                LLVMValueRef now = map_get(&copies, LLVMGetOperand(dup, (unsigned)k));
+                if (now)
+                    LLVMSetOperand(dup, (unsigned)k, now);
+            }
+            r->failed |= !map_put(&copies, inst, dup);
+            call_args[8 + i] = dup;
+        }
+        map_free(&copies);
+    }
+    LLVMValueRef size[3];
+    for (int d = 0; d < 3; d++)
+        size[d] = load_state(r, state, r->i64,
+                             offsetof(struct cc_wg_state, local_size) + d * sizeof(size_t));
+    LLVMValueRef n = LLVMBuildMul(r->b, LLVMBuildMul(r->b, size[0], size[1], ""), size[2], "n");
+    LLVMValueRef hook = load_state(r, state, r->ptr, offsetof(struct cc_wg_state, context));
+    LLVMTypeRef hook_params[2] = {r->ptr, r->i64};
+    LLVMValueRef hook_args[2] = {
+        state, LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->per_item, 0), "")};
+    LLVMValueRef ctx = LLVMBuildCall2(r->b, LLVMFunctionType(r->ptr, hook_params, 2, 0), hook,
+                                      hook_args, 2, "ctx");
+    /* the context is the group's own: nothing else points into it */
+    LLVMAddCallSiteAttribute(ctx, LLVMAttributeReturnIndex,
+                             LLVMCreateEnumAttribute(r->context, noalias, 0));
+    LLVMValueRef counters[3], next_region = LLVMBuildAlloca(r->b, r->i32, "next");
+    for (int d = 0; d < 3; d++)
+        counters[d] = LLVMBuildAlloca(r->b, r->i64, "");
+    LLVMValueRef status_index = LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->status_offset, 0), "");
+    LLVMValueRef status = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &status_index, 1, "status");
+
+    LLVMBasicBlockRef *starts = malloc(r->num_regions * sizeof *starts);
+    if (!starts) {
+        r->failed = true;
+        free(call_args);
+        return fn;
+    }
+    for (unsigned j = 0; j < r->num_regions; j++)
+        starts[j] = LLVMAppendBasicBlockInContext(r->context, fn, "region");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(r->context, fn, "done");
+    LLVMPositionBuilderAtEnd(r->b, entry);
+    LLVMBuildBr(r->b, starts[0]);
+
+    for (unsigned j = 0; j < r->num_regions; j++) {
+        /* start: z = 0; head z: y = 0; head y: x = 0; head x: the item */
+        LLVMBasicBlockRef head[3], latch[3];
+        LLVMPositionBuilderAtEnd(r->b, starts[j]);
+        LLVMBuildStore(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1), next_region);
+        for (int d = 2; d >= 0; d--) {
+            LLVMBuildStore(r->b, LLVMConstInt(r->i64, 0, 0), counters[d]);
+            head[d] = LLVMAppendBasicBlockInContext(r->context, fn, d ? "items" : "items.x");
+            LLVMBuildBr(r->b, head[d]);
+            LLVMPositionBuilderAtEnd(r->b, head[d]);
+        }
+        for (int d = 0; d < 3; d++)
+            latch[d] = LLVMAppendBasicBlockInContext(r->context, fn, d ? "next" : "next.x");
+        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
+        LLVMValueRef id[3];
+        for (int d = 0; d < 3; d++)
+            id[d] = LLVMBuildLoad2(r->b, r->i64, counters[d], "");
+        LLVMValueRef lin = LLVMBuildMul(r->b, id[2], size[1], "");
+        lin = LLVMBuildAdd(r->b, lin, id[1], "");
+        lin = LLVMBuildMul(r->b, lin, size[0], "");
+        lin = LLVMBuildAdd(r->b, lin, id[0], "lin");
+        LLVMValueRef my_status = LLVMBuildInBoundsGEP2(r->b, r->i32, status, &lin, 1, "");
+        LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(r->context, fn, "run");
+        LLVMValueRef accesses[3];
+        unsigned num_accesses = 0;
+        if (j == 0) {
+            LLVMBuildBr(r->b, run);
+        } else {
+            /* only the work-items that stopped at this region's barrier */
+            LLVMValueRef where = LLVMBuildLoad2(r->b, r->i32, my_status, "");
+            accesses[num_accesses++] = where;
+            LLVMValueRef here =
+                LLVMBuildICmp(r->b, LLVMIntEQ, where, LLVMConstInt(r->i32, j, 0), "");
+            LLVMBuildCondBr(r->b, here, run, latch[0]);
+        }
+        LLVMPositionBuilderAtEnd(r->b, run);
+        LLVMValueRef fixed[8] = {args, state, id[0], id[1], id[2], ctx, n, lin};
+        memcpy(call_args, fixed, sizeof fixed);
+        LLVMValueRef to = LLVMBuildCall2(r->b, r->region_type, regions[j], call_args,
+                                         (unsigned)num_args, "");
+        accesses[num_accesses++] = to;
+        accesses[num_accesses++] = LLVMBuildStore(r->b, to, my_status);
+        LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, next_region, "");
+        LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
+        LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), next_region);
+        LLVMBuildBr(r->b, latch[0]);
+        for (int d = 0; d < 3; d++) {
+            LLVMPositionBuilderAtEnd(r->b, latch[d]);
+            LLVMValueRef now = d ? LLVMBuildLoad2(r->b, r->i64, counters[d], "") : id[0];
+            LLVMValueRef bumped = LLVMBuildNUWAdd(r->b, now, LLVMConstInt(r->i64, 1, 0), "");
+            LLVMBuildStore(r->b, bumped, counters[d]);
+            LLVMValueRef again = LLVMBuildICmp(r->b, LLVMIntULT, bumped, size[d], "");
+            LLVMValueRef br = LLVMBuildCondBr(r->b, again, head[d], d < 2 ? latch[d + 1] : after);
+            /* the x loop: work-items between barriers are independent */
+            if (d == 0)
+                cc_mark_parallel_loop(br, accesses, num_accesses);
+        }
+        /* every item has run: go on where they stopped */
+        LLVMPositionBuilderAtEnd(r->b, after);
+        LLVMValueRef go = LLVMBuildLoad2(r->b, r->i32, next_region, "");
+        LLVMValueRef sw = LLVMBuildSwitch(r->b, go, done, r->num_regions);
+        for (unsigned k = 1; k < r->num_regions; k++)
+            LLVMAddCase(sw, LLVMConstInt(r->i32, k, 0), starts[k]);
+    }
+    LLVMPositionBuilderAtEnd(r->b, done);
+    LLVMBuildRetVoid(r->b);
+    free(starts);
+    free(call_args);
+    return fn;
+}
+
+LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
+                              bool (*is_barrier)(LLVMValueRef call), struct cc_log *log)
+{
+    struct regions r = {0};
+    r.module = module;
+    r.context = LLVMGetModuleContext(module);
+    r.layout = LLVMGetModuleDataLayout(module);
+    r.wi = wi;
+    r.prologue = LLVMGetEntryBasicBlock(wi);
+    r.is_barrier = is_barrier;
+    r.b = LLVMCreateBuilderInContext(r.context);
+    r.i8 = LLVMInt8TypeInContext(r.context);
+    r.i32 = LLVMInt32TypeInContext(r.context);
+    r.i64 = LLVMInt64TypeInContext(r.context);
+    r.ptr = LLVMPointerTypeInContext(r.context, 0);
+    LLVMValueRef wg = NULL, *regions = NULL;
+    LLVMTypeRef *params = NULL;
+    split_at_barriers(&r);
+    demote(&r);
+    find_regions(&r);
+    collect_shared(&r);
+    params = malloc((8 + r.shared.count) * sizeof *params);
+    if (!params) {
+        r.failed = true;
+        goto out;
+    }
+    LLVMTypeRef fixed[8] = {r.ptr, r.ptr, r.i64, r.i64, r.i64, r.ptr, r.i64, r.i64};
+    memcpy(params, fixed, sizeof fixed);
+    for (size_t i = 0; i < r.shared.count; i++)
+        params[8 + i] = LLVMTypeOf(r.shared.items[i]);
+    r.region_type = LLVMFunctionType(
+        r.i32, params, 8 + (r.clone_prologue ? 0 : (unsigned)r.shared.count), 0);
+    if (r.failed)
+        goto out;
+    r.blocks = calloc(r.num_regions, sizeof *r.blocks);
+    r.reenters = calloc(r.num_regions, sizeof *r.reenters);
+    regions = calloc(r.num_regions, sizeof *regions);
+    if (!r.blocks || !r.reenters || !regions) {
+        r.failed = true;
+        goto out;
+    }
+    for (unsigned j = 0; j < r.num_regions && !r.failed; j++)
+        collect_blocks(&r, j);
+    if (!r.failed)
+        find_reentry(&r);
+    if (!r.failed)
+        place_allocas(&r);
+    for (unsigned j = 0; j < r.num_regions && !r.failed; j++)
+        regions[j] = build_region(&r, j, kernel_name);
+    if (r.failed)
+        goto out;
+    char *name = cc_wg_function_name(kernel_name);
+    if (!name) {
+        r.failed = true;
+        goto out;
+    }
+    wg = build_wg(&r, regions, name, wi);
+    free(name);
+    if (getenv("CPUCL_REGIONS"))
+        fprintf(stderr, "cpucl: kernel %s: %u regions, %zu bytes per work-item\n", kernel_name,
+                r.num_regions, r.per_item);
+out:
+    if (r.failed) {
+        cc_log_printf(log, "error: kernel '%s': out of memory splitting it at its barriers\n",
+                      kernel_name);
+        wg = NULL;
+    }
+    for (unsigned j = 0; r.blocks && j < r.num_regions; j++)
+        map_free(&r.blocks[j]);
+    free(r.blocks), free(r.reenters), free(regions), free(params);
+    free(r.shared.items);
+    map_free(&r.region_of_start);
+    map_free(&r.kept);
+    free(r.allocas.items);
+    LLVMDisposeBuilder(r.b);
+    return wg;
+}
