@@ -45,6 +45,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
+#include "compiler/parallel.h"
 
 /* How a kernel's work-items run in a work-group function. */
 enum wg_form {
@@ -324,7 +325,11 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
             LLVMPositionBuilderAtEnd(b, latches[d]);
         LLVMValueRef next = LLVMBuildNUWAdd(b, wg->id[d], one, "");
         LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, wg->local_size[d], "");
-        LLVMBuildCondBr(b, more, headers[d], exits[d]);
+        LLVMValueRef br = LLVMBuildCondBr(b, more, headers[d], exits[d]);
+        /* Work-items without barriers are independent (a race between
+         * them is undefined): the vectorizer needs no alias checks. */
+        if (d == 0)
+            cc_mark_parallel_loop(br, &call, 1);
         LLVMValueRef values[2] = {zero, next};
         LLVMBasicBlockRef blocks[2] = {preheaders[d], latches[d]};
         LLVMAddIncoming(wg->id[d], values, blocks, 2);
