@@ -477,6 +477,8 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     if ((err = check_undefined(module, log)))
         goto out;
     cc_measure_private_mem(module, program->kernels, program->num_kernels);
+    if (getenv("CPUCL_VECTORIZE"))
+        cc_report_vectorization(module, program->kernels, program->num_kernels);
     err = emit_and_load(module, machine, program, log);
     timer_step(timer, "codegen+jit");
 out:

@@ -91,6 +91,10 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
                               bool (*is_barrier)(LLVMValueRef call), struct cc_log *log);
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
+/* CPUCL_VECTORIZE=1: prints to stderr, per kernel, whether the loop
+ * vectorizer vectorized one of its loops and the widest vector it uses. */
+void cc_report_vectorization(LLVMModuleRef module, const struct cc_kernel_info *kernels,
+                             unsigned num_kernels);
 
 /* The spir_kernel calling convention (COMPILER-NOTES 1). */
 #define CC_SPIR_KERNEL_CC 76
