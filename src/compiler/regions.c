@@ -287,8 +287,50 @@ static void demote_phi(struct regions *r, LLVMValueRef phi)
     LLVMInstructionEraseFromParent(phi);
 }
 
-/* A value used outside its block: stored to an alloca after its
- * definition, loaded before each such use. */
+/* Whether a value is cheap arithmetic on the local ids, the prologue's
+ * values and constants: then each region computes it again where it needs
+ * it, instead of keeping it per work-item (get_local_id(0) stays the loop
+ * counter the vectorizer knows, not an opaque load). */
+static bool recomputable(struct regions *r, LLVMValueRef v, int depth)
+{
+    if (LLVMIsAConstant(v) || LLVMIsAArgument(v))
+        return true;
+    if (!LLVMIsAInstruction(v) || depth > 8)
+        return false;
+    if (LLVMGetInstructionParent(v) == r->prologue)
+        return !LLVMIsAAllocaInst(v);
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
+    case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+    case LLVMICmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMAddrSpaceCast:
+    case LLVMBitCast: case LLVMIntToPtr: case LLVMPtrToInt:
+        break;
+    default:
+        return false;
+    }
+    int n = LLVMGetNumOperands(v);
+    for (int i = 0; i < n; i++)
+        if (!recomputable(r, LLVMGetOperand(v, (unsigned)i), depth + 1))
+            return false;
+    return true;
+}
+
+/* A copy of recomputable v's computation, placed at the builder. */
+static LLVMValueRef recompute(struct regions *r, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) == r->prologue)
+        return v;
+    LLVMValueRef copy = LLVMInstructionClone(v);
+    int n = LLVMGetNumOperands(v);
+    for (int i = 0; i < n; i++)
+        LLVMSetOperand(copy, (unsigned)i, recompute(r, LLVMGetOperand(v, (unsigned)i)));
+    LLVMInsertIntoBuilder(r->b, copy);
+    return copy;
+}
+
+/* A value used outside its block: recomputed before each such use when it
+ * is cheap arithmetic on the ids, else stored to an alloca after its
+ * definition and loaded before each such use. */
 static void demote_value(struct regions *r, LLVMValueRef inst)
 {
     LLVMBasicBlockRef home = LLVMGetInstructionParent(inst);
@@ -298,7 +340,22 @@ static void demote_value(struct regions *r, LLVMValueRef inst)
         if (LLVMGetInstructionParent(user) != home && !list_add(&users, user))
             r->failed = true;
     }
-    if (users.count) {
+    if (users.count && recomputable(r, inst, 0)) {
+        for (size_t u = 0; u < users.count; u++) {
+            LLVMValueRef user = users.items[u];
+            bool seen = false;
+            for (size_t v = 0; v < u; v++)
+                seen |= users.items[v] == user;
+            if (seen)
+                continue;
+            LLVMPositionBuilderBefore(r->b, user);
+            LLVMValueRef value = recompute(r, inst);
+            int n = LLVMGetNumOperands(user);
+            for (int i = 0; i < n; i++)
+                if (LLVMGetOperand(user, (unsigned)i) == inst)
+                    LLVMSetOperand(user, (unsigned)i, value);
+        }
+    } else if (users.count) {
         LLVMValueRef slot = new_alloca(r, LLVMTypeOf(inst));
         LLVMPositionBuilderBefore(r->b, LLVMGetNextInstruction(inst));
         LLVMBuildStore(r->b, inst, slot);

@@ -1,0 +1,396 @@
+/* kernels.c - work-group kernels on every OpenCL platform asked for, side
+ * by side, each result checked against the host:
+ *   reduce     tree reduction in local memory, 16 Mi floats, groups of 256
+ *   sgemm      C = A B, 1024^3, 16x16 tiles in local memory
+ *   transpose  4096^2 floats through 16x17 local tiles
+ *   nbody      one step of 8192 bodies, positions staged in local tiles
+ *   stencil    5-point stencil on 4096^2 floats
+ *   histogram  256 bins of 64 Mi bytes, local atomics then global ones
+ * Each figure is the best of `repetitions` launches after a warm-up, in
+ * milliseconds; the ratio is other / first (above 1: the first is faster).
+ *
+ * usage: cpucl_bench_kernels [-r repetitions] [platform-name ...]
+ *        (default 5; cpucl and PoCL's "Portable Computing Language")
+ */
+#include <CL/cl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *source =
+    "kernel void reduce(global const float *in, global float *out, local float *t)\n"
+    "{\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    t[l] = in[get_global_id(0)];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t s = n / 2; s > 0; s /= 2) {\n"
+    "        if (l < s) t[l] += t[l + s];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (l == 0) out[get_group_id(0)] = t[0];\n"
+    "}\n"
+    "#define TS 16\n"
+    "kernel void sgemm(int n, global const float *a, global const float *b, global float *c)\n"
+    "{\n"
+    "    local float ta[TS][TS], tb[TS][TS];\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "    int col = get_global_id(0), row = get_global_id(1);\n"
+    "    float sum = 0.0f;\n"
+    "    for (int k0 = 0; k0 < n; k0 += TS) {\n"
+    "        ta[ly][lx] = a[row * n + k0 + lx];\n"
+    "        tb[ly][lx] = b[(k0 + ly) * n + col];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        for (int k = 0; k < TS; k++) sum += ta[ly][k] * tb[k][lx];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    c[row * n + col] = sum;\n"
+    "}\n"
+    "kernel void transpose(int n, global const float *in, global float *out)\n"
+    "{\n"
+    "    local float tile[TS][TS + 1];\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "    int bx = get_group_id(0) * TS, by = get_group_id(1) * TS;\n"
+    "    tile[ly][lx] = in[(by + ly) * n + bx + lx];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[(bx + ly) * n + by + lx] = tile[lx][ly];\n"
+    "}\n"
+    "kernel void nbody(int n, global const float4 *pos, global float4 *acc, local float4 *tile)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), l = get_local_id(0), m = get_local_size(0);\n"
+    "    float4 p = pos[i];\n"
+    "    float3 a = (float3)(0.0f);\n"
+    "    for (int j0 = 0; j0 < n; j0 += m) {\n"
+    "        tile[l] = pos[j0 + l];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        for (size_t j = 0; j < m; j++) {\n"
+    "            float3 d = tile[j].xyz - p.xyz;\n"
+    "            float r2 = dot(d, d) + 0.01f;\n"
+    "            float inv = rsqrt(r2);\n"
+    "            a += d * (tile[j].w * inv * inv * inv);\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    acc[i] = (float4)(a, 0.0f);\n"
+    "}\n"
+    "kernel void stencil(int n, global const float *in, global float *out)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    if (x == 0 || y == 0 || x == n - 1 || y == n - 1) { out[y * n + x] = in[y * n + x]; return; }\n"
+    "    out[y * n + x] = 0.5f * in[y * n + x] + 0.125f * (in[y * n + x - 1] + in[y * n + x + 1]\n"
+    "                     + in[(y - 1) * n + x] + in[(y + 1) * n + x]);\n"
+    "}\n"
+    "kernel void histogram(global const uchar *in, int per_item, global uint *bins)\n"
+    "{\n"
+    "    local uint h[256];\n"
+    "    size_t l = get_local_id(0), m = get_local_size(0);\n"
+    "    for (size_t b = l; b < 256; b += m) h[b] = 0;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    global const uchar *p = in + get_group_id(0) * m * per_item;\n"
+    "    for (int k = 0; k < per_item; k++) atomic_inc(&h[p[k * m + l]]);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t b = l; b < 256; b += m) if (h[b]) atomic_add(&bins[b], h[b]);\n"
+    "}\n";
+
+enum { REDUCE_N = 16 << 20, GEMM_N = 1024, TRANSPOSE_N = 4096, BODIES = 8192, STENCIL_N = 4096 };
+#define HIST_N ((size_t)64 << 20)
+enum { WORKLOADS = 6 };
+static const char *const workload_names[WORKLOADS] = {"reduce",  "sgemm",   "transpose",
+                                                       "nbody",   "stencil", "histogram"};
+
+/* The inputs, made once, and the host's answers (or samples of them). */
+static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in;
+static cl_float4 *bodies;
+static unsigned char *hist_in;
+static double reduce_total;
+static unsigned hist_want[256];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void make_inputs(void)
+{
+    srand(7);
+    reduce_in = malloc(REDUCE_N * sizeof *reduce_in);
+    for (size_t i = 0; i < REDUCE_N; i++)
+        reduce_total += reduce_in[i] = (float)(i % 13) * 0.25f;
+    gemm_a = malloc(sizeof(float) * GEMM_N * GEMM_N);
+    gemm_b = malloc(sizeof(float) * GEMM_N * GEMM_N);
+    for (size_t i = 0; i < (size_t)GEMM_N * GEMM_N; i++) {
+        gemm_a[i] = (float)(rand() % 17) / 16.0f - 0.5f;
+        gemm_b[i] = (float)(rand() % 19) / 16.0f - 0.5f;
+    }
+    transpose_in = malloc(sizeof(float) * TRANSPOSE_N * TRANSPOSE_N);
+    for (size_t i = 0; i < (size_t)TRANSPOSE_N * TRANSPOSE_N; i++)
+        transpose_in[i] = (float)i;
+    bodies = malloc(BODIES * sizeof *bodies);
+    for (int i = 0; i < BODIES; i++)
+        for (int c = 0; c < 4; c++)
+            bodies[i].s[c] = c == 3 ? 1.0f + (float)(rand() % 100) / 100.0f
+                                    : (float)(rand() % 2000) / 100.0f - 10.0f;
+    stencil_in = malloc(sizeof(float) * STENCIL_N * STENCIL_N);
+    for (size_t i = 0; i < (size_t)STENCIL_N * STENCIL_N; i++)
+        stencil_in[i] = (float)((i * 7) % 101);
+    hist_in = malloc(HIST_N);
+    for (size_t i = 0; i < HIST_N; i++)
+        hist_want[hist_in[i] = (unsigned char)((i * 2654435761u) >> 13)]++;
+}
+
+struct run {
+    const char *name;
+    char device[96];
+    double ms[WORKLOADS];
+    int ok[WORKLOADS];
+};
+
+static cl_mem buffer(cl_context context, size_t size, void *data)
+{
+    cl_int err;
+    return clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
+                          data, &err);
+}
+
+/* Best of `reps` launches of k over global/local, after one warm-up. */
+static double time_kernel(cl_command_queue queue, cl_kernel k, cl_uint dims, const size_t *global,
+                          const size_t *local, int reps)
+{
+    double best = 1e30;
+    for (int r = -1; r < reps; r++) {
+        double t0 = now();
+        if (clEnqueueNDRangeKernel(queue, k, dims, NULL, global, local, 0, NULL, NULL) ||
+            clFinish(queue))
+            return -1;
+        double t = (now() - t0) * 1e3;
+        if (r >= 0 && t < best)
+            best = t;
+    }
+    return best;
+}
+
+static void run_platform(cl_platform_id platform, int reps, struct run *out)
+{
+    cl_device_id device;
+    cl_int err;
+    memset(out->ms, 0, sizeof out->ms);
+    memset(out->ok, 0, sizeof out->ok);
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL))
+        return;
+    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof out->device, out->device, NULL);
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    if (clBuildProgram(program, 1, &device, "", NULL, NULL)) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "%s: build failed: %s\n", out->name, log);
+        return;
+    }
+
+    { /* reduce */
+        size_t global = REDUCE_N, local = 256, groups = global / local;
+        cl_mem in = buffer(context, REDUCE_N * sizeof(float), reduce_in);
+        cl_mem sums = buffer(context, groups * sizeof(float), NULL);
+        cl_kernel k = clCreateKernel(program, "reduce", &err);
+        clSetKernelArg(k, 0, sizeof in, &in);
+        clSetKernelArg(k, 1, sizeof sums, &sums);
+        clSetKernelArg(k, 2, local * sizeof(float), NULL);
+        out->ms[0] = time_kernel(queue, k, 1, &global, &local, reps);
+        float *got = malloc(groups * sizeof *got);
+        clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, groups * sizeof *got, got, 0, NULL, NULL);
+        double total = 0;
+        for (size_t g = 0; g < groups; g++)
+            total += got[g];
+        out->ok[0] = fabs(total - reduce_total) <= 1e-6 * reduce_total;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(sums);
+    }
+    { /* sgemm: 64 entries checked against the host */
+        size_t bytes = sizeof(float) * GEMM_N * GEMM_N, global[2] = {GEMM_N, GEMM_N},
+               local[2] = {16, 16};
+        int n = GEMM_N;
+        cl_mem a = buffer(context, bytes, gemm_a), b = buffer(context, bytes, gemm_b),
+               c = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "sgemm", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof a, &a);
+        clSetKernelArg(k, 2, sizeof b, &b);
+        clSetKernelArg(k, 3, sizeof c, &c);
+        out->ms[1] = time_kernel(queue, k, 2, global, local, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int ok = 1;
+        for (int s = 0; s < 64; s++) {
+            int row = (s * 379) % GEMM_N, col = (s * 613 + 5) % GEMM_N;
+            double want = 0;
+            for (int i = 0; i < GEMM_N; i++)
+                want += (double)gemm_a[row * GEMM_N + i] * gemm_b[i * GEMM_N + col];
+            ok &= fabs(got[row * GEMM_N + col] - want) <= 1e-3 * (1 + fabs(want));
+        }
+        out->ok[1] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
+    }
+    { /* transpose */
+        size_t bytes = sizeof(float) * TRANSPOSE_N * TRANSPOSE_N,
+               global[2] = {TRANSPOSE_N, TRANSPOSE_N}, local[2] = {16, 16};
+        int n = TRANSPOSE_N;
+        cl_mem in = buffer(context, bytes, transpose_in), t = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "transpose", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof in, &in);
+        clSetKernelArg(k, 2, sizeof t, &t);
+        out->ms[2] = time_kernel(queue, k, 2, global, local, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, t, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        size_t bad = 0;
+        for (size_t y = 0; y < TRANSPOSE_N; y++)
+            for (size_t x = 0; x < TRANSPOSE_N; x++)
+                bad += got[y * TRANSPOSE_N + x] != transpose_in[x * TRANSPOSE_N + y];
+        out->ok[2] = bad == 0;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(t);
+    }
+    { /* nbody: 16 bodies checked against the host */
+        size_t global = BODIES, local = 128, bytes = BODIES * sizeof(cl_float4);
+        int n = BODIES;
+        cl_mem p = buffer(context, bytes, bodies), acc = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "nbody", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof p, &p);
+        clSetKernelArg(k, 2, sizeof acc, &acc);
+        clSetKernelArg(k, 3, local * sizeof(cl_float4), NULL);
+        out->ms[3] = time_kernel(queue, k, 1, &global, &local, reps);
+        cl_float4 *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, acc, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int ok = 1;
+        for (int s = 0; s < 16; s++) {
+            int i = (s * 977) % BODIES;
+            double a[3] = {0, 0, 0};
+            for (int j = 0; j < BODIES; j++) {
+                double d[3], r2 = 0.01;
+                for (int c = 0; c < 3; c++) {
+                    d[c] = (double)bodies[j].s[c] - bodies[i].s[c];
+                    r2 += d[c] * d[c];
+                }
+                double f = bodies[j].s[3] / (r2 * sqrt(r2));
+                for (int c = 0; c < 3; c++)
+                    a[c] += d[c] * f;
+            }
+            for (int c = 0; c < 3; c++)
+                ok &= fabs(got[i].s[c] - a[c]) <= 1e-2 * (1 + fabs(a[c]));
+        }
+        out->ok[3] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(p), clReleaseMemObject(acc);
+    }
+    { /* stencil */
+        size_t bytes = sizeof(float) * STENCIL_N * STENCIL_N,
+               global[2] = {STENCIL_N, STENCIL_N}, local[2] = {64, 4};
+        int n = STENCIL_N;
+        cl_mem in = buffer(context, bytes, stencil_in), o = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "stencil", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof in, &in);
+        clSetKernelArg(k, 2, sizeof o, &o);
+        out->ms[4] = time_kernel(queue, k, 2, global, local, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, o, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        size_t bad = 0;
+        for (size_t y = 1; y + 1 < STENCIL_N; y += 7)
+            for (size_t x = 1; x + 1 < STENCIL_N; x++) {
+                const float *c = stencil_in + y * STENCIL_N + x;
+                float want = 0.5f * c[0] + 0.125f * (c[-1] + c[1] + c[-STENCIL_N] + c[STENCIL_N]);
+                bad += fabsf(got[y * STENCIL_N + x] - want) > 1e-4f * (1 + fabsf(want));
+            }
+        out->ok[4] = bad == 0;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(o);
+    }
+    { /* histogram */
+        size_t local = 256;
+        int per_item = 64;
+        size_t global = HIST_N / per_item;
+        cl_mem in = buffer(context, HIST_N, hist_in), bins = buffer(context, 256 * 4, NULL);
+        cl_kernel k = clCreateKernel(program, "histogram", &err);
+        clSetKernelArg(k, 0, sizeof in, &in);
+        clSetKernelArg(k, 1, sizeof per_item, &per_item);
+        clSetKernelArg(k, 2, sizeof bins, &bins);
+        double best = 1e30;
+        unsigned got[256];
+        for (int r = -1; r < reps; r++) {
+            cl_uint zero = 0;
+            clEnqueueFillBuffer(queue, bins, &zero, sizeof zero, 0, sizeof got, 0, NULL, NULL);
+            clFinish(queue);
+            double t0 = now();
+            if (clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL) ||
+                clFinish(queue))
+                break;
+            double t = (now() - t0) * 1e3;
+            if (r >= 0 && t < best)
+                best = t;
+        }
+        out->ms[5] = best;
+        clEnqueueReadBuffer(queue, bins, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        out->ok[5] = !memcmp(got, hist_want, sizeof got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(bins);
+    }
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    if (argc > 2 && !strcmp(argv[1], "-r")) {
+        reps = atoi(argv[2]);
+        reps = reps < 1 ? 1 : reps;
+        argc -= 2, argv += 2;
+    }
+    const char *defaults[] = {"cpucl", "Portable Computing Language"};
+    const char **names = argc > 1 ? (const char **)argv + 1 : defaults;
+    int count = argc > 1 ? argc - 1 : 2;
+    count = count > 8 ? 8 : count;
+    cl_platform_id platforms[16];
+    cl_uint found = 0;
+    if (clGetPlatformIDs(16, platforms, &found) || !found) {
+        fprintf(stderr, "no OpenCL platform (is OCL_ICD_VENDORS set?)\n");
+        return 1;
+    }
+    make_inputs();
+    struct run runs[8];
+    int used = 0;
+    for (int i = 0; i < count; i++)
+        for (cl_uint p = 0; p < found && p < 16; p++) {
+            char name[256] = "";
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+            if (strcmp(name, names[i]))
+                continue;
+            runs[used].name = names[i];
+            run_platform(platforms[p], reps, &runs[used]);
+            used++;
+            break;
+        }
+    printf("best of %d launches, ms (* = wrong result)\n%-28s", reps, "platform");
+    for (int w = 0; w < WORKLOADS; w++)
+        printf(" %10s", workload_names[w]);
+    printf("\n");
+    for (int i = 0; i < used; i++) {
+        printf("%-28.28s", runs[i].name);
+        for (int w = 0; w < WORKLOADS; w++)
+            printf(" %9.1f%s", runs[i].ms[w], runs[i].ok[w] ? " " : "*");
+        printf("\n");
+    }
+    for (int i = 1; i < used; i++) {
+        printf("%s vs %s (above 1: %s is faster):", runs[0].name, runs[i].name, runs[0].name);
+        for (int w = 0; w < WORKLOADS; w++)
+            printf(" %s %.2fx", workload_names[w], runs[i].ms[w] / runs[0].ms[w]);
+        printf("\n");
+    }
+    return 0;
+}
