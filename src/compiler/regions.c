@@ -561,6 +561,113 @@ static void scan_pointer_uses(struct regions *r, LLVMValueRef pointer, struct al
     }
 }
 
+/* --- which allocas carry values across a barrier --- */
+
+enum access { READS = 1, KILLS = 2 };
+
+/* The instructions that read an alloca (loads, and calls such as memcpy,
+ * through any pointer derived from it) and those that overwrite all of it
+ * (a store of its whole type to it directly). False when the analysis
+ * cannot follow a use. */
+static bool collect_accesses(struct regions *r, LLVMValueRef alloca, LLVMValueRef pointer,
+                             struct map *accesses, int depth)
+{
+    LLVMTypeRef type = LLVMGetAllocatedType(alloca);
+    for (LLVMUseRef u = LLVMGetFirstUse(pointer); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMGetInstructionParent(user) == r->prologue)
+            return false;
+        if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
+            LLVMIsAAddrSpaceCastInst(user)) {
+            if (depth > 32 || !collect_accesses(r, alloca, user, accesses, depth + 1))
+                return false;
+        } else if (LLVMIsAStoreInst(user)) {
+            if (LLVMGetOperand(user, 0) == pointer)
+                return false; /* the address itself is stored */
+            bool whole = pointer == alloca &&
+                         LLVMTypeOf(LLVMGetOperand(user, 0)) == type &&
+                         LLVMIsAConstantInt(LLVMGetOperand(alloca, 0)) &&
+                         LLVMConstIntGetZExtValue(LLVMGetOperand(alloca, 0)) == 1;
+            if (whole && !map_put(accesses, user, (void *)(uintptr_t)KILLS))
+                return false;
+        } else if (LLVMIsALoadInst(user)) {
+            if (!map_put(accesses, user, (void *)(uintptr_t)READS))
+                return false;
+        } else if (LLVMIsACallInst(user)) {
+            if (!is_lifetime_marker(user) && !map_put(accesses, user, (void *)(uintptr_t)READS))
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether, in region j, a read of the alloca can see a value stored before
+ * the region began (by an earlier region, or an earlier run of this one):
+ * forward dataflow over the region's blocks of "nothing has overwritten it
+ * yet", from the region's start. */
+static bool exposed_in_region(struct regions *r, unsigned j, const struct map *accesses)
+{
+    const struct map *blocks = &r->blocks[j];
+    struct map open = {0}; /* block -> 1 + whether the alloca is still unwritten at its end */
+    bool found = false, changed = true;
+    while (changed && !found && !r->failed) {
+        changed = false;
+        for (size_t i = 0; i < blocks->capacity; i++) {
+            LLVMBasicBlockRef bb = blocks->keys[i];
+            if (!bb)
+                continue;
+            /* open at entry: the region's start, or a predecessor in the
+             * region that ends open */
+            bool state = bb == r->start[j] && LLVMGetFirstInstruction(bb);
+            for (size_t k = 0; k < blocks->capacity && !state; k++) {
+                LLVMBasicBlockRef pred = blocks->keys[k];
+                if (!pred || (uintptr_t)map_get(&open, pred) != 2)
+                    continue;
+                LLVMValueRef term = LLVMGetBasicBlockTerminator(pred);
+                unsigned n = LLVMGetNumSuccessors(term);
+                for (unsigned sidx = 0; sidx < n; sidx++) {
+                    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, sidx);
+                    /* a branch to a barrier block leaves the region */
+                    if (succ == bb && !(is_barrier_block(r, bb)))
+                        state = true;
+                }
+            }
+            if (!state)
+                continue;
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && state;
+                 inst = LLVMGetNextInstruction(inst)) {
+                uintptr_t kind = (uintptr_t)map_get(accesses, inst);
+                if (kind == READS)
+                    found = true;
+                else if (kind == KILLS)
+                    state = false;
+            }
+            uintptr_t now = state ? 2 : 1;
+            if ((uintptr_t)map_get(&open, bb) < now) {
+                r->failed |= !map_put(&open, bb, (void *)now);
+                changed = true;
+            }
+        }
+    }
+    map_free(&open);
+    return found;
+}
+
+/* Whether an alloca must live per work-item: some region can read a value
+ * it held when the region began. */
+static bool lives_across_barriers(struct regions *r, LLVMValueRef alloca)
+{
+    struct map accesses = {0};
+    bool followed = collect_accesses(r, alloca, alloca, &accesses, 0);
+    bool lives = !followed;
+    for (unsigned j = 0; j < r->num_regions && !lives; j++)
+        lives = exposed_in_region(r, j, &accesses);
+    map_free(&accesses);
+    return lives;
+}
+
 static size_t align_up(size_t value, size_t align)
 {
     return (value + align - 1) / align * align;
@@ -590,6 +697,8 @@ static void place_allocas(struct regions *r)
             scan_pointer_uses(r, a, &use, 0);
             bool kept = use.escapes || use.region == -2 ||
                         (use.region >= 0 && r->reenters[use.region]);
+            if (kept && !use.escapes)
+                kept = lives_across_barriers(r, a);
             if (!kept)
                 continue;
             LLVMValueRef count = LLVMGetOperand(a, 0);
