@@ -9,8 +9,11 @@
  *
  * Fences: the work-items of a work-group run one after another on one
  * thread (src/compiler/workgroup.c), so ordering at work-group scope or
- * below only has to stop the compiler; device and all-devices scopes need
- * the processor's fence too.
+ * below, or of local memory only, only has to stop the compiler: a
+ * `fence syncscope("singlethread")`, which costs no instruction; device and
+ * all-devices scopes on global memory need the processor's fence too. (The
+ * !mmra annotations of LLVM 19 would say the same to a back end that reads
+ * them; x86's does not, so the scope carries it.)
  */
 #include "library.h"
 
@@ -181,7 +184,11 @@ OVL void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order, me
 {
     if (order == memory_order_relaxed)
         return;
-    bool processor = scope == memory_scope_device || scope == memory_scope_all_svm_devices;
+    /* Local memory is seen only by the work-group, which one thread runs:
+     * a fence for it alone needs no instruction at any scope. */
+    bool shared_memory = flags & (CLK_GLOBAL_MEM_FENCE | CLK_IMAGE_MEM_FENCE);
+    bool processor = shared_memory &&
+                     (scope == memory_scope_device || scope == memory_scope_all_svm_devices);
     if (processor && order == memory_order_seq_cst)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     else if (processor)
