@@ -83,6 +83,9 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
                                    unsigned num_kernels, LLVMTargetMachineRef machine,
                                    struct cc_log *log);
 char *cc_wg_function_name(const char *kernel_name);
+/* Whether a memory access may join a work-item loop's parallel access
+ * group (all do but the local atomics made plain). */
+bool cc_parallel_access(LLVMValueRef inst);
 
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the

@@ -1042,14 +1042,20 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
         lin = LLVMBuildAdd(r->b, lin, id[0], "lin");
         LLVMValueRef my_status = LLVMBuildInBoundsGEP2(r->b, r->i32, status, &lin, 1, "");
         LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(r->context, fn, "run");
-        LLVMValueRef accesses[3];
-        unsigned num_accesses = 0;
+        /* every access of the region, and the status array's */
+        struct list accesses = {0};
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(regions[j]); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+                 inst = LLVMGetNextInstruction(inst))
+                if (cc_parallel_access(inst))
+                    r->failed |= !list_add(&accesses, inst);
         if (j == 0) {
             LLVMBuildBr(r->b, run);
         } else {
             /* only the work-items that stopped at this region's barrier */
             LLVMValueRef where = LLVMBuildLoad2(r->b, r->i32, my_status, "");
-            accesses[num_accesses++] = where;
+            r->failed |= !list_add(&accesses, where);
             LLVMValueRef here =
                 LLVMBuildICmp(r->b, LLVMIntEQ, where, LLVMConstInt(r->i32, j, 0), "");
             LLVMBuildCondBr(r->b, here, run, latch[0]);
@@ -1059,8 +1065,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
         memcpy(call_args, fixed, sizeof fixed);
         LLVMValueRef to = LLVMBuildCall2(r->b, r->region_type, regions[j], call_args,
                                          (unsigned)num_args, "");
-        accesses[num_accesses++] = to;
-        accesses[num_accesses++] = LLVMBuildStore(r->b, to, my_status);
+        r->failed |= !list_add(&accesses, LLVMBuildStore(r->b, to, my_status));
         LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, next_region, "");
         LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
         LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), next_region);
@@ -1074,8 +1079,9 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
             LLVMValueRef br = LLVMBuildCondBr(r->b, again, head[d], d < 2 ? latch[d + 1] : after);
             /* the x loop: work-items between barriers are independent */
             if (d == 0)
-                cc_mark_parallel_loop(br, accesses, num_accesses);
+                cc_mark_parallel_loop(br, accesses.items, (unsigned)accesses.count);
         }
+        free(accesses.items);
         /* every item has run: go on where they stopped */
         LLVMPositionBuilderAtEnd(r->b, after);
         LLVMValueRef go = LLVMBuildLoad2(r->b, r->i32, next_region, "");

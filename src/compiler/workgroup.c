@@ -67,6 +67,7 @@ struct wg {
     LLVMValueRef global_size[3], global_offset[3], num_groups[3];
     LLVMValueRef work_dim, local_mem;
     LLVMBasicBlockRef entry;
+    LLVMValueRef x_latch; /* LOOPS: the x loop's branch, marked parallel at the end */
 };
 
 char *cc_wg_function_name(const char *kernel_name)
@@ -326,10 +327,8 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
         LLVMValueRef next = LLVMBuildNUWAdd(b, wg->id[d], one, "");
         LLVMValueRef more = LLVMBuildICmp(b, LLVMIntULT, next, wg->local_size[d], "");
         LLVMValueRef br = LLVMBuildCondBr(b, more, headers[d], exits[d]);
-        /* Work-items without barriers are independent (a race between
-         * them is undefined): the vectorizer needs no alias checks. */
         if (d == 0)
-            cc_mark_parallel_loop(br, &call, 1);
+            wg->x_latch = br;
         LLVMValueRef values[2] = {zero, next};
         LLVMBasicBlockRef blocks[2] = {preheaders[d], latches[d]};
         LLVMAddIncoming(wg->id[d], values, blocks, 2);
@@ -558,6 +557,146 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
         }
     }
     return err;
+}
+
+/* --- atomics on local memory --- */
+
+bool cc_parallel_access(LLVMValueRef inst)
+{
+    static unsigned sequential_kind;
+    if (!(LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) || LLVMIsAAtomicRMWInst(inst) ||
+          LLVMIsAAtomicCmpXchgInst(inst) || LLVMIsACallInst(inst)))
+        return false;
+    if (!sequential_kind)
+        sequential_kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)),
+                                                   "cpucl.sequential", 16);
+    return !LLVMGetMetadata(inst, sequential_kind);
+}
+
+static void mark_sequential(LLVMValueRef inst)
+{
+    LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(inst));
+    LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(context, "cpucl.sequential", 16),
+                    LLVMMDNodeInContext(context, NULL, 0));
+}
+
+static bool is_local_pointer(LLVMValueRef pointer)
+{
+    return LLVMGetPointerAddressSpace(LLVMTypeOf(pointer)) == 3;
+}
+
+/* The new value of an atomicrmw, from the old one; NULL for the
+ * operations left atomic. */
+static LLVMValueRef rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old,
+                               LLVMValueRef v)
+{
+    switch (op) {
+    case LLVMAtomicRMWBinOpXchg: return v;
+    case LLVMAtomicRMWBinOpAdd: return LLVMBuildAdd(b, old, v, "");
+    case LLVMAtomicRMWBinOpSub: return LLVMBuildSub(b, old, v, "");
+    case LLVMAtomicRMWBinOpAnd: return LLVMBuildAnd(b, old, v, "");
+    case LLVMAtomicRMWBinOpNand: return LLVMBuildNot(b, LLVMBuildAnd(b, old, v, ""), "");
+    case LLVMAtomicRMWBinOpOr: return LLVMBuildOr(b, old, v, "");
+    case LLVMAtomicRMWBinOpXor: return LLVMBuildXor(b, old, v, "");
+    case LLVMAtomicRMWBinOpMax:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, old, ""), v, old, "");
+    case LLVMAtomicRMWBinOpMin:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, old, ""), v, old, "");
+    case LLVMAtomicRMWBinOpUMax:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, v, old, ""), v, old, "");
+    case LLVMAtomicRMWBinOpUMin:
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, v, old, ""), v, old, "");
+    case LLVMAtomicRMWBinOpFAdd: return LLVMBuildFAdd(b, old, v, "");
+    case LLVMAtomicRMWBinOpFSub: return LLVMBuildFSub(b, old, v, "");
+    default: return NULL;
+    }
+}
+
+/* Local memory belongs to one work-group, and a kernel run as loops runs
+ * its whole group on one thread: no other thread can see an atomic on it
+ * happen halfway, so a plain load and store do (no lock prefix). They are
+ * kept out of the parallel-loop claim: work-items that update the same
+ * local variable through atomics do depend on each other. */
+static void localize_atomics(LLVMBuilderRef b, LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef next;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            if ((LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
+                LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic) {
+                LLVMValueRef pointer = LLVMGetOperand(inst, LLVMIsALoadInst(inst) ? 0 : 1);
+                if (is_local_pointer(pointer)) {
+                    LLVMSetOrdering(inst, LLVMAtomicOrderingNotAtomic);
+                    LLVMSetVolatile(inst, 0);
+                    mark_sequential(inst);
+                }
+                continue;
+            }
+            if (LLVMIsAAtomicRMWInst(inst) && is_local_pointer(LLVMGetOperand(inst, 0))) {
+                LLVMValueRef pointer = LLVMGetOperand(inst, 0), v = LLVMGetOperand(inst, 1);
+                LLVMPositionBuilderBefore(b, inst);
+                LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(v), pointer, "");
+                LLVMValueRef now = rmw_result(b, LLVMGetAtomicRMWBinOp(inst), old, v);
+                if (!now) {
+                    LLVMInstructionEraseFromParent(old);
+                    continue;
+                }
+                LLVMSetAlignment(old, LLVMGetAlignment(inst));
+                LLVMValueRef store = LLVMBuildStore(b, now, pointer);
+                LLVMSetAlignment(store, LLVMGetAlignment(inst));
+                mark_sequential(old);
+                mark_sequential(store);
+                LLVMReplaceAllUsesWith(inst, old);
+                LLVMInstructionEraseFromParent(inst);
+            } else if (LLVMIsAAtomicCmpXchgInst(inst) &&
+                       is_local_pointer(LLVMGetOperand(inst, 0))) {
+                LLVMValueRef pointer = LLVMGetOperand(inst, 0);
+                LLVMValueRef expected = LLVMGetOperand(inst, 1), desired = LLVMGetOperand(inst, 2);
+                LLVMPositionBuilderBefore(b, inst);
+                LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(expected), pointer, "");
+                LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, old, expected, "");
+                LLVMValueRef store =
+                    LLVMBuildStore(b, LLVMBuildSelect(b, same, desired, old, ""), pointer);
+                mark_sequential(old);
+                mark_sequential(store);
+                LLVMValueRef pair = LLVMGetUndef(LLVMTypeOf(inst));
+                pair = LLVMBuildInsertValue(b, pair, old, 0, "");
+                pair = LLVMBuildInsertValue(b, pair, same, 1, "");
+                LLVMReplaceAllUsesWith(inst, pair);
+                LLVMInstructionEraseFromParent(inst);
+            }
+        }
+    }
+}
+
+/* The x loop of a LOOPS kernel: every access but the local atomics made
+ * plain is independent between work-items (a race would be undefined). */
+static void mark_parallel(struct wg *wg)
+{
+    struct {
+        LLVMValueRef *items;
+        unsigned count, capacity;
+    } list = {0};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!cc_parallel_access(inst))
+                continue;
+            if (list.count == list.capacity) {
+                unsigned capacity = list.capacity ? 2 * list.capacity : 64;
+                LLVMValueRef *items = realloc(list.items, capacity * sizeof *items);
+                if (!items) {
+                    free(list.items);
+                    return; /* no claim: slower, still correct */
+                }
+                list.items = items;
+                list.capacity = capacity;
+            }
+            list.items[list.count++] = inst;
+        }
+    cc_mark_parallel_loop(wg->x_latch, list.items, list.count);
+    free(list.items);
 }
 
 /* --- kernel-scope __local variables --- */
@@ -852,6 +991,10 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         cl_int e = lower_calls(b, &wgs[i], log);
         if (!e)
             e = place_locals(&wgs[i], log);
+        if (!e && wgs[i].form != FIBERS)
+            localize_atomics(b, wgs[i].fn);
+        if (!e && wgs[i].form == LOOPS)
+            mark_parallel(&wgs[i]);
         if (e && !err)
             err = e;
     }

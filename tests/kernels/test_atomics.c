@@ -26,6 +26,20 @@ static const char *source =
     "    atomic_add(&hits, (int)get_local_id(0) + 1);\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (get_local_id(0) == 0) per_group[get_group_id(0)] = hits;\n"
+    "}\n"
+    /* A histogram through local atomics: neighbouring work-items hit the
+     * same bins, so the work-item loop must not run them as SIMD lanes. */
+    "kernel void local_histogram(global const uchar *in, global uint *bins)\n"
+    "{\n"
+    "    local uint h[16];\n"
+    "    size_t l = get_local_id(0);\n"
+    "    if (l < 16) h[l] = 0;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    atomic_inc(&h[in[get_global_id(0)] % 16]);\n"
+    "    atom_add(&h[(l * 7) % 16], 2u);\n"
+    "    atomic_max(&h[0], (uint)l);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < 16) atomic_add(&bins[l], h[l]);\n"
     "}\n";
 
 static const char *source20 =
@@ -102,6 +116,38 @@ static void test_local(struct harness *h, cl_program program)
     clReleaseMemObject(d);
 }
 
+static void test_local_histogram(struct harness *h, cl_program program)
+{
+    enum { GROUPS = 40, LOCAL = 128, N = GROUPS * LOCAL };
+    static cl_uchar in[N];
+    cl_uint want[16] = {0}, bins[16];
+    for (int i = 0; i < N; i++)
+        in[i] = (cl_uchar)((i * 37 + i / 5) % 251);
+    for (int g = 0; g < GROUPS; g++) {
+        cl_uint h[16] = {0};
+        for (int l = 0; l < LOCAL; l++) {
+            h[in[g * LOCAL + l] % 16]++;
+            h[(l * 7) % 16] += 2;
+            h[0] = h[0] > (cl_uint)l ? h[0] : (cl_uint)l;
+        }
+        for (int b = 0; b < 16; b++)
+            want[b] += h[b];
+    }
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dbins = harness_buffer(h, CL_MEM_READ_WRITE, sizeof bins, NULL);
+    cl_uint zero = 0;
+    CHECK_OK(clEnqueueFillBuffer(h->queue, dbins, &zero, sizeof zero, 0, sizeof bins, 0, NULL,
+                                 NULL));
+    cl_kernel k = harness_kernel(program, "local_histogram");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dbins)));
+    size_t global = N, local = LOCAL;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dbins, CL_TRUE, 0, sizeof bins, bins, 0, NULL, NULL));
+    CHECK(!memcmp(bins, want, sizeof bins));
+    clReleaseKernel(k);
+    clReleaseMemObject(din), clReleaseMemObject(dbins);
+}
+
 static void test_c11_and_globals(struct harness *h)
 {
     cl_program program = harness_build(h, source20, "-cl-std=CL2.0");
@@ -152,6 +198,7 @@ int main(void)
     REQUIRE(program);
     test_global(&h, program);
     test_local(&h, program);
+    test_local_histogram(&h, program);
     clReleaseProgram(program);
     test_c11_and_globals(&h);
     harness_close(&h);
