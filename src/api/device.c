@@ -225,8 +225,7 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
         return answer_size(out, 1); /* ns: rt_now_ns reads CLOCK_MONOTONIC */
     case CL_DEVICE_EXECUTION_CAPABILITIES:
-        /* CL_EXEC_NATIVE_KERNEL comes with clEnqueueNativeKernel. */
-        return answer_ulong(out, CL_EXEC_KERNEL);
+        return answer_ulong(out, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
         /* Table 4.3's full-profile minimum, 1 MiB. printf itself is not
          * implemented yet: a kernel calling it fails to build, naming it. */

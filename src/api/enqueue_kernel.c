@@ -1,5 +1,7 @@
-/* enqueue_kernel.c - clEnqueueNDRangeKernel and clEnqueueTask (API spec 5.10). */
+/* enqueue_kernel.c - clEnqueueNDRangeKernel, clEnqueueTask and
+ * clEnqueueNativeKernel (API spec 5.10). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/api.h"
 
@@ -187,4 +189,73 @@ clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events,
 {
     const size_t one = 1;
     return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, num_events, wait_list, event);
+}
+
+/* --- native kernels: a host function run on a worker --- */
+
+struct native_call {
+    void (CL_CALLBACK *fn)(void *);
+    char args[]; /* the copy of the application's argument block */
+};
+
+static void run_native(void *arg)
+{
+    struct native_call *call = arg;
+    call->fn(call->args);
+}
+
+/* 5.10: the argument block is copied at enqueue; in the copy, each
+ * cl_mem that args_mem_loc points at becomes a pointer to that memory
+ * object's bytes, which stay alive until the command completes. */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void *), void *args,
+                      size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                      const void **args_mem_loc, cl_uint num_events, const cl_event *wait_list,
+                      cl_event *event)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!user_func || (args == NULL) != (cb_args == 0) ||
+        (num_mem_objects > 0 && (!args || !mem_list || !args_mem_loc)) ||
+        (num_mem_objects == 0 && (mem_list || args_mem_loc)))
+        return CL_INVALID_VALUE;
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        if (!api_valid_mem(mem_list[i]) || mem_list[i]->type != CL_MEM_OBJECT_BUFFER)
+            return CL_INVALID_MEM_OBJECT;
+        if (mem_list[i]->context != queue->context)
+            return CL_INVALID_CONTEXT;
+        const char *at = args_mem_loc[i];
+        if (at < (const char *)args || at + sizeof(void *) > (const char *)args + cb_args)
+            return CL_INVALID_VALUE; /* not a slot of the argument block */
+    }
+    cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (err)
+        return err;
+    struct native_call *call = malloc(sizeof *call + cb_args);
+    cl_mem *mems = malloc((num_mem_objects ? num_mem_objects : 1) * sizeof *mems);
+    struct rt_command *command =
+        call && mems ? rt_command_create(queue, CL_COMMAND_NATIVE_KERNEL) : NULL;
+    if (!command) {
+        free(call);
+        free(mems);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    call->fn = user_func;
+    if (cb_args)
+        memcpy(call->args, args, cb_args);
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        void *pointer = mem_list[i]->storage;
+        memcpy(call->args + ((const char *)args_mem_loc[i] - (const char *)args), &pointer,
+               sizeof pointer);
+        mems[i] = mem_list[i];
+        rt_object_hold(RT_OBJ(mem_list[i]));
+    }
+    command->kernel_mems = mems;
+    command->num_kernel_mems = num_mem_objects;
+    command->owned = call;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_CALL;
+    command->job.u.call.fn = run_native;
+    command->job.u.call.arg = call;
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }

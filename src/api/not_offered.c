@@ -1,8 +1,7 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
  * The device reports each of these features as absent (CL_DEVICE_IMAGE_SUPPORT
- * is CL_FALSE,
- * no CL_EXEC_NATIVE_KERNEL, no pipes, no on-device queues, no sub-groups), and
+ * is CL_FALSE, no pipes, no on-device queues), and
  * every entry point here gives the answer the specification prescribes for
  * such a device, after the handle checks that come first. The README's status
  * table lists each of them as missing; each later issue replaces a group of
@@ -179,17 +178,6 @@ clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, voi
               size_t *param_value_size_ret)
 {
     return CL_INVALID_MEM_OBJECT; /* no pipe object can exist */
-}
-
-/* --- native kernels (5.10): the device lacks CL_EXEC_NATIVE_KERNEL --- */
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void *), void *args,
-                      size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
-                      const void **args_mem_loc, cl_uint num_events, const cl_event *wait_list,
-                      cl_event *event)
-{
-    return check_queue(queue) ? CL_INVALID_COMMAND_QUEUE : CL_INVALID_OPERATION;
 }
 
 /* --- on-device queues (5.1): CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0 --- */
