@@ -23,7 +23,10 @@ cl_event rt_event_create(cl_context context, cl_command_queue queue, cl_command_
     event->status = status;
     pthread_mutex_init(&event->lock, NULL);
     pthread_cond_init(&event->changed, NULL);
-    event->times[0] = rt_now_ns();
+    /* Times are read only on profiling queues (5.14); elsewhere no clock. */
+    event->profiled = queue && (queue->properties & CL_QUEUE_PROFILING_ENABLE);
+    if (event->profiled)
+        event->times[0] = rt_now_ns();
     rt_object_hold(RT_OBJ(context));
     if (queue)
         rt_object_hold(RT_OBJ(queue));
@@ -48,7 +51,7 @@ void rt_event_set_status(cl_event event, cl_int status)
 {
     struct rt_callback *due = NULL, **link;
     struct rt_event_list *dependents = NULL;
-    cl_ulong now = rt_now_ns();
+    cl_ulong now = event->profiled ? rt_now_ns() : 0;
 
     pthread_mutex_lock(&event->lock);
     if (event->status <= CL_COMPLETE) { /* already final: a status never moves back */

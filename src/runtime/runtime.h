@@ -152,6 +152,7 @@ struct _cl_event {
     struct rt_callback *callbacks;
     struct rt_event_list *dependents;    /* commands waiting for this event */
     cl_ulong times[4];                   /* queued, submit, start, end (ns) */
+    bool profiled;                       /* its queue has CL_QUEUE_PROFILING_ENABLE */
 };
 
 struct rt_event_list {
