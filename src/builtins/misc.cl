@@ -1,5 +1,6 @@
 /* misc.cl - miscellaneous vector functions (OpenCL C 2.0, 6.13.12):
- * shuffle and shuffle2, for every element type and m, n in 2, 4, 8, 16.
+ * shuffle and shuffle2, for every element type and m, n in 2, 4, 8, 16;
+ * and get_fence (6.13.9), at the end.
  *
  * The mask is a run-time value, so the components are picked through
  * private arrays; only the low bits that index the input count (6.13.12:
@@ -38,3 +39,22 @@ SHUFFLE_ALL(long, ulong)
 SHUFFLE_ALL(ulong, ulong)
 SHUFFLE_ALL(float, uint)
 SHUFFLE_ALL(double, ulong)
+
+/* --- get_fence (6.13.9): the fence flags that order a generic pointer's
+ * memory; which address space it points into is the device's answer
+ * (src/compiler/workgroup.c lowers the query). --- */
+int __cpucl_pointer_space(const __generic void *pointer);
+
+OVL cl_mem_fence_flags get_fence(const __generic void *pointer)
+{
+    switch (__cpucl_pointer_space(pointer)) {
+    case 0: return CLK_GLOBAL_MEM_FENCE;
+    case 1: return CLK_LOCAL_MEM_FENCE;
+    default: return 0; /* private memory: nothing to order with others */
+    }
+}
+
+OVL cl_mem_fence_flags get_fence(__generic void *pointer)
+{
+    return get_fence((const __generic void *)pointer);
+}

@@ -63,7 +63,12 @@ struct cc_wg_state {
      * `bytes` of this worker's memory for the values the work-items keep
      * across barriers, 64-byte aligned, valid until the next call. */
     void *(*context)(struct cc_wg_state *state, size_t bytes);
+    /* OpenCL C 6.5.5 (to_global, to_local, to_private, get_fence): which
+     * named address space a generic pointer points into, a CC_SPACE_*. */
+    int (*pointer_space)(struct cc_wg_state *state, const void *pointer);
 };
+
+enum { CC_SPACE_GLOBAL, CC_SPACE_LOCAL, CC_SPACE_PRIVATE };
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE) and the scratch
  * the collectives need for it: a slot per work-item, one for the

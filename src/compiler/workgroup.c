@@ -473,6 +473,53 @@ static void call_state_hook(LLVMBuilderRef b, const struct wg *wg, LLVMValueRef 
                    1, "");
 }
 
+/* The generic-pointer conversions clang emits for to_global, to_local and
+ * to_private (COMPILER-NOTES 6), and the library's own query behind
+ * get_fence: the CC_SPACE_* each asks about; -1 for other calls, and
+ * CC_SPACE_PRIVATE + 1 for the plain query. */
+static int address_space_query(const char *name, size_t length)
+{
+    if (name_is(name, length, "__to_global"))
+        return CC_SPACE_GLOBAL;
+    if (name_is(name, length, "__to_local"))
+        return CC_SPACE_LOCAL;
+    if (name_is(name, length, "__to_private"))
+        return CC_SPACE_PRIVATE;
+    if (name_is(name, length, "__cpucl_pointer_space"))
+        return CC_SPACE_PRIVATE + 1;
+    return -1;
+}
+
+/* state->pointer_space(state, p); for the conversions, p in the asked-for
+ * address space when it points there, else NULL (6.5.5). */
+static LLVMValueRef lower_address_query(LLVMBuilderRef b, const struct wg *wg, LLVMValueRef call,
+                                        int space)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMValueRef state = LLVMGetParam(wg->fn, 1);
+    LLVMValueRef pointer = LLVMGetOperand(call, 0);
+    LLVMValueRef flat = LLVMGetPointerAddressSpace(LLVMTypeOf(pointer))
+                            ? LLVMBuildAddrSpaceCast(b, pointer, ptr, "")
+                            : pointer;
+    LLVMValueRef hook =
+        load_field(b, ptr, state, offsetof(struct cc_wg_state, pointer_space), "pointer_space");
+    LLVMTypeRef params[2] = {ptr, ptr};
+    LLVMValueRef args[2] = {state, flat};
+    LLVMValueRef found =
+        LLVMBuildCall2(b, LLVMFunctionType(i32, params, 2, 0), hook, args, 2, "space");
+    if (space > CC_SPACE_PRIVATE)
+        return LLVMBuildIntCast2(b, found, LLVMTypeOf(call), 0, "");
+    LLVMTypeRef type = LLVMTypeOf(call);
+    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, found, LLVMConstInt(i32, (unsigned)space, 0), "");
+    LLVMValueRef converted = LLVMGetPointerAddressSpace(type) ==
+                                     LLVMGetPointerAddressSpace(LLVMTypeOf(pointer))
+                                 ? pointer
+                                 : LLVMBuildAddrSpaceCast(b, pointer, type, "");
+    return LLVMBuildSelect(b, same, converted, LLVMConstNull(type), "");
+}
+
 /* The calls the built-in library makes to reach the work-group's state
  * (src/builtins/workgroup.cl): the collectives' scratch, which only kernels
  * run as fibers have, and the sub-group size. */
@@ -529,6 +576,13 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                                 kind == SUB_GROUP_BARRIER
                                     ? offsetof(struct cc_wg_state, sub_group_barrier)
                                     : offsetof(struct cc_wg_state, barrier));
+                LLVMInstructionEraseFromParent(inst);
+                continue;
+            }
+            int space = address_space_query(name, name_length);
+            if (space >= 0) {
+                LLVMPositionBuilderBefore(b, inst);
+                LLVMReplaceAllUsesWith(inst, lower_address_query(b, wg, inst, space));
                 LLVMInstructionEraseFromParent(inst);
                 continue;
             }

@@ -13,6 +13,8 @@
  * them, at the price of a context switch per work-item and barrier and no
  * vectorization across work-items.
  */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,8 @@ struct cpu_fibers {
     uint64_t scratch[CC_SCRATCH_SLOTS];
     void *context;        /* cpu_fibers_context's buffer */
     size_t context_size;
+    const char *arena, *stack; /* the worker's local arena and thread stack */
+    size_t arena_size, stack_size;
     cc_wi_fn item;
     const void *args;
     struct cc_wg_state *state;
@@ -288,4 +292,61 @@ void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes)
         set->context_size = size;
     }
     return set->context;
+}
+
+/* Every worker's set, for cpu_fibers_pointer_space: a generic pointer may
+ * come from another work-group (through global memory) and still point
+ * into local or private memory. */
+#define MAX_SETS 1024
+static struct cpu_fibers *_Atomic all_sets[MAX_SETS];
+static _Atomic unsigned num_sets;
+
+void cpu_fibers_set_memory(struct cpu_fibers *set, const void *arena, size_t arena_size,
+                           const void *stack, size_t stack_size)
+{
+    set->arena = arena;
+    set->arena_size = arena_size;
+    set->stack = stack;
+    set->stack_size = stack_size;
+    unsigned slot = atomic_fetch_add(&num_sets, 1);
+    if (slot < MAX_SETS)
+        atomic_store(&all_sets[slot], set);
+}
+
+static bool inside(const char *p, const char *start, size_t size)
+{
+    return start && p >= start && p < start + size;
+}
+
+/* The address space of p among one worker's memory, or -1. Fiber stacks
+ * only for the running worker: another may be reallocating its list. */
+static int space_in(const struct cpu_fibers *set, const char *p, bool own)
+{
+    if (inside(p, set->arena, set->arena_size))
+        return CC_SPACE_LOCAL;
+    if (inside(p, set->stack, set->stack_size) || inside(p, set->context, set->context_size))
+        return CC_SPACE_PRIVATE;
+    for (size_t i = 0; own && i < set->capacity; i++)
+        if (inside(p, set->fibers[i].stack, FIBER_STACK))
+            return CC_SPACE_PRIVATE;
+    return -1;
+}
+
+/* Where a generic pointer points (OpenCL C 6.5.5): a worker's local arena
+ * is local memory; a worker's stack, its fibers' stacks and the regions'
+ * per-work-item context hold private memory; anything else is global
+ * (buffers, SVM, program-scope variables). The running worker's memory is
+ * looked at first; a pointer into another's (handed over through global
+ * memory) is classified the same way. */
+int cpu_fibers_pointer_space(struct cc_wg_state *state, const void *pointer)
+{
+    const char *p = pointer;
+    int space = space_in(state->fibers, p, true);
+    unsigned n = atomic_load(&num_sets);
+    for (unsigned i = 0; i < n && i < MAX_SETS && space < 0; i++) {
+        struct cpu_fibers *set = atomic_load(&all_sets[i]);
+        if (set && set != state->fibers)
+            space = space_in(set, p, false);
+    }
+    return space < 0 ? CC_SPACE_GLOBAL : space;
 }

@@ -18,5 +18,9 @@ void cpu_fibers_sub_group_barrier(struct cc_wg_state *state);
 void cpu_fibers_yield(struct cc_wg_state *state);
 uint64_t *cpu_fibers_scratch(struct cpu_fibers *set);
 void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes);
+/* The worker's local arena and thread stack, for cpu_fibers_pointer_space. */
+void cpu_fibers_set_memory(struct cpu_fibers *set, const void *arena, size_t arena_size,
+                           const void *stack, size_t stack_size);
+int cpu_fibers_pointer_space(struct cc_wg_state *state, const void *pointer);
 
 #endif

@@ -75,6 +75,7 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
     state.sub_group_barrier = cpu_fibers_sub_group_barrier;
     state.yield = cpu_fibers_yield;
     state.context = cpu_fibers_context;
+    state.pointer_space = cpu_fibers_pointer_space;
     state.scratch = cpu_fibers_scratch(worker->fibers);
 
     size_t total = groups[0] * groups[1] * groups[2];
@@ -202,6 +203,15 @@ static void *worker_main(void *arg)
     struct worker *worker = arg;
     struct cpu_device *device = worker->device;
     unsigned long seen = atomic_load(&device->submitted);
+    /* Private memory of kernels that run as loops lives on this stack. */
+    pthread_attr_t attr;
+    void *stack = NULL;
+    size_t stack_size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &stack, &stack_size);
+        pthread_attr_destroy(&attr);
+    }
+    cpu_fibers_set_memory(worker->fibers, worker->arena, ARENA_SIZE, stack, stack_size);
 
     for (;;) {
         struct cpu_job *job = take_job(device);
