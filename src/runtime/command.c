@@ -109,7 +109,10 @@ static void command_ready(struct rt_command *command)
     command->job.on_start = command_started;
     command->job.on_done = command_done;
     command->job.context = command;
-    cpu_submit(command->queue->device->cpu, &command->job);
+    cl_device_id device = command->queue->device;
+    command->job.allowed = device->allowed;
+    command->job.allowed_count = device->compute_units;
+    cpu_submit(device->cpu, &command->job);
 }
 
 void rt_command_dependency_done(struct rt_command *command)

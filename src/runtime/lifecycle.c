@@ -141,6 +141,16 @@ static void destroy_event(cl_event event)
     rt_object_unhold(RT_OBJ(event->context));
 }
 
+/* Only sub-devices are ever destroyed: the root device lives as long as
+ * the process. */
+static void destroy_device(cl_device_id device)
+{
+    free(device->allowed);
+    free(device->partition);
+    if (device->parent)
+        rt_object_unhold(RT_OBJ(device->parent));
+}
+
 void rt_object_released(struct rt_object *object)
 {
     /* A released queue takes no more commands, so it no longer needs to
@@ -159,8 +169,8 @@ void rt_object_destroy(struct rt_object *object)
     case RT_PROGRAM: destroy_program((cl_program)object); break;
     case RT_KERNEL: destroy_kernel((cl_kernel)object); break;
     case RT_EVENT: destroy_event((cl_event)object); break;
+    case RT_DEVICE: destroy_device((cl_device_id)object); break;
     case RT_PLATFORM:
-    case RT_DEVICE:
     case RT_SAMPLER:
     case RT_TYPE_COUNT:
         break;

@@ -23,7 +23,13 @@ struct _cl_device_id {
     struct cpu_device *cpu;
     cl_device_type type;
     cl_uint compute_units;
-    cl_device_id parent;             /* NULL for the root device */
+    cl_device_id parent;             /* NULL for the root device; held */
+    /* Sub-devices (API spec 4.3): allowed[w] for each worker w of the CPU
+     * device that is one of this device's compute units; the properties it
+     * was made with (CL_DEVICE_PARTITION_TYPE). NULL for the root. */
+    unsigned char *allowed;
+    cl_device_partition_property *partition;
+    size_t partition_size;           /* bytes, with the terminating 0 */
 };
 
 struct _cl_context {

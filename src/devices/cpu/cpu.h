@@ -83,6 +83,10 @@ struct cpu_job {
     void (*on_start)(void *context);
     void (*on_done)(void *context, int status);
     void *context;
+    /* A sub-device's job: allowed[w] says whether worker w may run it
+     * (allowed_count of them); NULL: every worker. */
+    const unsigned char *allowed;
+    unsigned allowed_count;
 
     /* Owned by the device from cpu_submit() until on_done. */
     struct cpu_job *next;
@@ -106,6 +110,12 @@ size_t cpu_device_local_mem_size(const struct cpu_device *device);
 
 /* Number of worker threads (CL_DEVICE_MAX_COMPUTE_UNITS). */
 unsigned cpu_device_workers(const struct cpu_device *device);
+
+/* Affinity domains for sub-devices (API spec 4.3.1): the group worker
+ * `worker` belongs to at that level, numbered from 0, or -1 when the
+ * machine does not say. */
+enum cpu_domain { CPU_DOMAIN_NUMA, CPU_DOMAIN_L4, CPU_DOMAIN_L3, CPU_DOMAIN_L2, CPU_DOMAIN_L1 };
+int cpu_device_domain(const struct cpu_device *device, unsigned worker, enum cpu_domain domain);
 
 /* Queues a job; returns at once. The job memory must stay valid until
  * on_done has been called. */

@@ -153,21 +153,28 @@ static void run_piece(struct cpu_job *job, size_t piece, struct worker *worker)
 /* Takes a reference on the oldest job that has pieces left, or NULL. Jobs
  * found exhausted leave the list; their list reference is dropped after the
  * lock is released, because on_done may submit new jobs. */
-static struct cpu_job *take_job(struct cpu_device *device)
+/* The first job with pieces left that this worker may run (a sub-device's
+ * job only runs on that sub-device's workers); exhausted jobs at the head
+ * of the list are retired on the way. */
+static struct cpu_job *take_job(struct cpu_device *device, const struct worker *worker)
 {
     struct cpu_job *retired = NULL, *job;
     pthread_mutex_lock(&device->lock);
     while ((job = device->head) != NULL) {
-        if (atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces) {
-            atomic_fetch_add(&job->refs, 1);
+        if (atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces)
             break;
-        }
         device->head = job->next;
         if (!device->head)
             device->tail = NULL;
         job->next = retired;
         retired = job;
     }
+    for (; job; job = job->next)
+        if ((!job->allowed || job->allowed[worker->index]) &&
+            atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces) {
+            atomic_fetch_add(&job->refs, 1);
+            break;
+        }
     pthread_mutex_unlock(&device->lock);
     while (retired) {
         struct cpu_job *next = retired->next;
@@ -214,7 +221,8 @@ static void *worker_main(void *arg)
     cpu_fibers_set_memory(worker->fibers, worker->arena, ARENA_SIZE, stack, stack_size);
 
     for (;;) {
-        struct cpu_job *job = take_job(device);
+        seen = atomic_load_explicit(&device->submitted, memory_order_acquire);
+        struct cpu_job *job = take_job(device, worker);
         if (job) {
             work_on(job, worker);
             continue;
@@ -225,8 +233,10 @@ static void *worker_main(void *arg)
         while (atomic_load_explicit(&device->submitted, memory_order_acquire) == seen &&
                elapsed_ns(&start) < SPIN_NS)
             __builtin_ia32_pause();
+        /* Jobs in the list this worker may not run do not keep it awake:
+         * only a submit after the look above does. */
         pthread_mutex_lock(&device->lock);
-        while (!device->head && atomic_load(&device->submitted) == seen) {
+        while (atomic_load(&device->submitted) == seen) {
             device->sleepers++;
             pthread_cond_wait(&device->wake, &device->lock);
             device->sleepers--;
@@ -326,7 +336,7 @@ unsigned cpu_device_workers(const struct cpu_device *device)
 
 static void split(struct cpu_device *device, struct cpu_job *job)
 {
-    size_t workers = device->num_workers;
+    size_t workers = job->allowed ? job->allowed_count : device->num_workers;
     switch (job->kind) {
     case CPU_JOB_KERNEL: {
         const struct cpu_kernel_launch *launch = &job->u.kernel;
@@ -403,4 +413,22 @@ void cpu_submit(struct cpu_device *device, struct cpu_job *job)
     if (device->sleepers)
         pthread_cond_broadcast(&device->wake);
     pthread_mutex_unlock(&device->lock);
+}
+
+int cpu_device_domain(const struct cpu_device *device, unsigned worker, enum cpu_domain domain)
+{
+    hwloc_obj_t core = hwloc_get_obj_by_type(device->hw, HWLOC_OBJ_CORE, worker);
+    if (!core)
+        core = hwloc_get_obj_by_type(device->hw, HWLOC_OBJ_PU, worker);
+    if (!core)
+        return -1;
+    if (domain == CPU_DOMAIN_NUMA) {
+        int node = core->nodeset ? hwloc_bitmap_first(core->nodeset) : -1;
+        return node < 0 ? -1 : node;
+    }
+    static const hwloc_obj_type_t caches[] = {HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L3CACHE,
+                                              HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE};
+    hwloc_obj_t cache =
+        hwloc_get_ancestor_obj_by_type(device->hw, caches[domain - CPU_DOMAIN_L4], core);
+    return cache ? (int)cache->logical_index : -1;
 }
