@@ -109,15 +109,19 @@ int main(void)
         run_on_all(2, subs);
         /* a sub-device is partitioned in turn */
         if (units - 1 >= 2) {
-            cl_device_id grand[2];
-            cl_device_partition_property halves[] = {CL_DEVICE_PARTITION_EQUALLY,
-                                                     (cl_device_partition_property)(units - 1) / 2,
-                                                     0};
-            CHECK_OK(clCreateSubDevices(subs[1], halves, 2, grand, &made));
-            CHECK(made == 2);
-            run_on_all(made, grand);
-            for (cl_uint i = 0; i < made; i++)
-                clReleaseDevice(grand[i]);
+            cl_device_id grand[8];
+            cl_uint part = (units - 1) / 2;
+            cl_device_partition_property halves[] = {CL_DEVICE_PARTITION_EQUALLY, part, 0};
+            CHECK_OK(clCreateSubDevices(subs[1], halves, 0, NULL, &made));
+            CHECK(made == (units - 1) / part);
+            if (made <= 8) {
+                CHECK_OK(clCreateSubDevices(subs[1], halves, made, grand, NULL));
+                for (cl_uint i = 0; i < made; i++)
+                    CHECK(units_of(grand[i]) == part);
+                run_on_all(made, grand);
+                for (cl_uint i = 0; i < made; i++)
+                    clReleaseDevice(grand[i]);
+            }
         }
         clReleaseDevice(subs[0]), clReleaseDevice(subs[1]);
         cl_device_partition_property too_many[] = {CL_DEVICE_PARTITION_BY_COUNTS, units, 1,
