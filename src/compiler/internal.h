@@ -87,6 +87,13 @@ char *cc_wg_function_name(const char *kernel_name);
  * group (all do but the local atomics made plain). */
 bool cc_parallel_access(LLVMValueRef inst);
 
+/* uniform.c: the values of work-item function fn (parameters 2-4 the
+ * local ids) that can differ between the work-items of a group, as a
+ * sorted array for cc_is_divergent. False when out of memory. */
+bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
+                       size_t *count);
+bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
+
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the
  * code between barriers. NULL on failure, with the reason in the log. */

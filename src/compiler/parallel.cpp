@@ -14,18 +14,28 @@
 
 #include "compiler/parallel.h"
 
-extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)
+extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches,
+                                       LLVMValueRef *accesses, unsigned count)
 {
-    auto *branch = llvm::cast<llvm::Instruction>(llvm::unwrap(latch));
-    llvm::LLVMContext &context = branch->getContext();
+    if (!num_latches)
+        return;
+    llvm::LLVMContext &context = llvm::cast<llvm::Instruction>(llvm::unwrap(latches[0]))->getContext();
     llvm::MDNode *group = llvm::MDNode::getDistinct(context, {});
     for (unsigned i = 0; i < count; i++)
         llvm::cast<llvm::Instruction>(llvm::unwrap(accesses[i]))
             ->setMetadata(llvm::LLVMContext::MD_access_group, group);
-    llvm::Metadata *parallel[] = {llvm::MDString::get(context, "llvm.loop.parallel_accesses"),
-                                  group};
-    llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
-    llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
-    loop->replaceOperandWith(0, loop);
-    branch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+    for (unsigned l = 0; l < num_latches; l++) {
+        llvm::Metadata *parallel[] = {
+            llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group};
+        llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
+        llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+        loop->replaceOperandWith(0, loop);
+        llvm::cast<llvm::Instruction>(llvm::unwrap(latches[l]))
+            ->setMetadata(llvm::LLVMContext::MD_loop, loop);
+    }
+}
+
+extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)
+{
+    cc_mark_parallel_loops(&latch, 1, accesses, count);
 }

@@ -14,6 +14,10 @@ extern "C" {
  * included: inlining hands their access group to what they bring) join a
  * new access group that the loop's llvm.loop.parallel_accesses names. */
 void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count);
+/* The same for several loops that share the accesses (copies of one
+ * body): one access group, a loop ID each. */
+void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMValueRef *accesses,
+                            unsigned count);
 
 #ifdef __cplusplus
 }

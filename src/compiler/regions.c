@@ -54,65 +54,7 @@
 
 #include "compiler/internal.h"
 #include "compiler/parallel.h"
-
-/* --- a pointer map, open addressing --- */
-
-struct map {
-    void **keys, **values;
-    size_t capacity, count;
-};
-
-static size_t map_slot(const struct map *m, const void *key)
-{
-    size_t h = ((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15u;
-    size_t i = h & (m->capacity - 1);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & (m->capacity - 1);
-    return i;
-}
-
-static bool map_put(struct map *m, void *key, void *value)
-{
-    if (2 * (m->count + 1) > m->capacity) {
-        struct map bigger = {0};
-        bigger.capacity = m->capacity ? 2 * m->capacity : 64;
-        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-        bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
-        if (!bigger.keys || !bigger.values) {
-            free(bigger.keys), free(bigger.values);
-            return false;
-        }
-        for (size_t i = 0; i < m->capacity; i++)
-            if (m->keys[i]) {
-                size_t j = map_slot(&bigger, m->keys[i]);
-                bigger.keys[j] = m->keys[i];
-                bigger.values[j] = m->values[i];
-                bigger.count++;
-            }
-        free(m->keys), free(m->values);
-        *m = bigger;
-    }
-    size_t i = map_slot(m, key);
-    if (!m->keys[i])
-        m->count++;
-    m->keys[i] = key;
-    m->values[i] = value;
-    return true;
-}
-
-static void *map_get(const struct map *m, const void *key)
-{
-    if (!m->capacity)
-        return NULL;
-    size_t i = map_slot(m, key);
-    return m->keys[i] ? m->values[i] : NULL;
-}
-
-static void map_free(struct map *m)
-{
-    free(m->keys), free(m->values);
-    memset(m, 0, sizeof *m);
-}
+#include "compiler/ptrmap.h"
 
 /* --- a growable array of values --- */
 
@@ -172,6 +114,19 @@ struct regions {
     struct map kept;   /* alloca -> offset of its array, per work-item, + 1 */
     size_t per_item;   /* bytes a work-item needs in the context */
     size_t status_offset;
+    /* Values the same for every work-item (uniform.c): what divergence
+     * analysis found, plus the loads demotion made for divergent phis. A
+     * kept alloca that only ever holds uniform values has one slot for the
+     * group (`shared`: slot offset + 1), not one per work-item. */
+    LLVMValueRef *divergent;
+    size_t num_divergent;
+    bool all_divergent;
+    struct map new_divergent, uniform_slots, group_slots;
+    struct list group_allocas; /* those, in slot order: one region argument each */
+    unsigned first_group_param;
+    size_t uniform_size; /* bytes of group slots; the context starts with
+                          * them, the per-work-item arrays follow at item_base */
+    size_t item_base;
 
     /* the prologue's values, computed once in the work-group function and
      * passed to every region (unless one depends on the local ids) */
@@ -269,9 +224,18 @@ static LLVMValueRef new_alloca(struct regions *r, LLVMTypeRef type)
     return LLVMBuildAlloca(r->b, type, "");
 }
 
+static bool is_uniform(struct regions *r, LLVMValueRef v)
+{
+    return !r->all_divergent && !cc_is_divergent(r->divergent, r->num_divergent, v) &&
+           !map_get(&r->new_divergent, v);
+}
+
 static void demote_phi(struct regions *r, LLVMValueRef phi)
 {
     LLVMValueRef slot = new_alloca(r, LLVMTypeOf(phi));
+    bool uniform = is_uniform(r, phi);
+    if (uniform)
+        r->failed |= !map_put(&r->uniform_slots, slot, (void *)1);
     unsigned count = LLVMCountIncoming(phi);
     for (unsigned i = 0; i < count; i++) {
         LLVMPositionBuilderBefore(r->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)));
@@ -283,6 +247,8 @@ static void demote_phi(struct regions *r, LLVMValueRef phi)
         after = LLVMGetNextInstruction(after);
     LLVMPositionBuilderBefore(r->b, after);
     LLVMValueRef value = LLVMBuildLoad2(r->b, LLVMTypeOf(phi), slot, "");
+    if (!uniform)
+        r->failed |= !map_put(&r->new_divergent, value, (void *)1);
     LLVMReplaceAllUsesWith(phi, value);
     LLVMInstructionEraseFromParent(phi);
 }
@@ -357,6 +323,8 @@ static void demote_value(struct regions *r, LLVMValueRef inst)
         }
     } else if (users.count) {
         LLVMValueRef slot = new_alloca(r, LLVMTypeOf(inst));
+        if (is_uniform(r, inst))
+            r->failed |= !map_put(&r->uniform_slots, slot, (void *)1);
         LLVMPositionBuilderBefore(r->b, LLVMGetNextInstruction(inst));
         LLVMBuildStore(r->b, inst, slot);
         for (size_t u = 0; u < users.count; u++) {
@@ -704,11 +672,19 @@ static void place_allocas(struct regions *r)
             LLVMValueRef count = LLVMGetOperand(a, 0);
             size_t n = LLVMIsAConstantInt(count) ? (size_t)LLVMConstIntGetZExtValue(count) : 1;
             size_t size = align_up((size_t)LLVMABISizeOfType(r->layout, type) * n, align);
+            if (!use.escapes && map_get(&r->uniform_slots, a)) {
+                r->failed |= !map_put(&r->group_slots, a, (void *)(uintptr_t)(r->uniform_size + 1));
+                r->failed |= !list_add(&r->group_allocas, a);
+                r->uniform_size += size;
+                continue;
+            }
             r->failed |= !map_put(&r->kept, a, (void *)(uintptr_t)(offset + 1));
             offset += size;
         }
     r->status_offset = offset;
     r->per_item = offset + 4;
+    r->uniform_size = align_up(r->uniform_size, 128);
+    r->item_base = r->uniform_size;
 }
 
 /* The prologue's values. If one depends on a local id (it should not:
@@ -740,6 +716,7 @@ struct clone {
     LLVMValueRef fn;
     struct map values; /* old value (instruction, block, argument) -> new */
     struct map exits;  /* barrier block -> the block returning its region's number */
+    struct map publish; /* home of a shared uniform alloca -> the group's slot */
     struct list cloned;
     LLVMBasicBlockRef entry;
 };
@@ -855,10 +832,11 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             if (align > 128)
                 align = 128;
             size = align_up(size, align);
-            /* ctx + n * offset + lin * size */
+            /* ctx + item_base + n * offset + lin * size */
             LLVMValueRef base = LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, kept - 1, 0), "");
             LLVMValueRef at = LLVMBuildMul(r->b, lin, LLVMConstInt(r->i64, size, 0), "");
             at = LLVMBuildAdd(r->b, base, at, "");
+            at = LLVMBuildAdd(r->b, at, LLVMConstInt(r->i64, r->item_base, 0), "");
             home = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, "per_item");
             if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)) != 0)
                 home = LLVMBuildAddrSpaceCast(r->b, home, LLVMTypeOf(a), "");
@@ -866,6 +844,21 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             home = LLVMInstructionClone(a);
             LLVMInsertIntoBuilder(r->b, home);
             LLVMInstructionSetDebugLoc(home, NULL);
+            uintptr_t shared = (uintptr_t)map_get(&r->group_slots, a);
+            if (shared) {
+                /* A uniform value kept across barriers: this work-item's
+                 * copy starts as the group's value at the region's entry
+                 * (an argument, read by the work-group function before the
+                 * loops), and every store to it also goes to the group's
+                 * slot, for the next region. */
+                unsigned g = 0;
+                while (g < r->group_allocas.count && r->group_allocas.items[g] != a)
+                    g++;
+                LLVMBuildStore(r->b, LLVMGetParam(c.fn, r->first_group_param + g), home);
+                LLVMValueRef at = LLVMConstInt(r->i64, shared - 1, 0);
+                LLVMValueRef slot = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, "group_value");
+                r->failed |= !map_put(&c.publish, home, slot);
+            }
         }
         r->failed |= !map_put(&c.values, a, home);
     }
@@ -917,8 +910,18 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             }
         }
     }
+    for (size_t i = 0; i < c.cloned.count; i++) {
+        LLVMValueRef inst = c.cloned.items[i];
+        LLVMValueRef slot = LLVMIsAStoreInst(inst) ? map_get(&c.publish, LLVMGetOperand(inst, 1))
+                                                   : NULL;
+        if (slot) {
+            LLVMPositionBuilderBefore(r->b, LLVMGetNextInstruction(inst));
+            LLVMBuildStore(r->b, LLVMGetOperand(inst, 0), slot);
+        }
+    }
     map_free(&c.values);
     map_free(&c.exits);
+    map_free(&c.publish);
     free(c.cloned.items);
     return c.fn;
 }
@@ -938,6 +941,80 @@ static LLVMValueRef load_state(struct regions *r, LLVMValueRef state, LLVMTypeRe
 /* Each region runs in for (z) for (y) for (x), counters in allocas that
  * SROA turns into the phis of bottom-tested loops (every dimension of a
  * group has an item). */
+/* What a region's work-item loops need from the work-group function. */
+struct group_loop {
+    struct regions *r;
+    LLVMValueRef fn, args, state, ctx, n, status, next_region, returned;
+    LLVMValueRef *call_args;
+    unsigned num_args;
+    LLVMValueRef size[3], counters[3];
+};
+
+/* z/y/x loops calling region `j` for each work-item (only those whose
+ * status is j when `checked`), recording where each stopped, the furthest
+ * region reached and whether one returned; then on to `after`. Returns the
+ * first block; *latch gets the x loop's branch, and the status accesses
+ * join `accesses`. */
+static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, unsigned j,
+                                   bool checked, LLVMBasicBlockRef after, struct list *accesses,
+                                   LLVMValueRef *latch_branch)
+{
+    struct regions *r = g->r;
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(r->context);
+    LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(r->context, g->fn, "loops");
+    LLVMBasicBlockRef head[3], latch[3];
+    LLVMPositionBuilderAtEnd(r->b, start);
+    for (int d = 2; d >= 0; d--) {
+        LLVMBuildStore(r->b, LLVMConstInt(r->i64, 0, 0), g->counters[d]);
+        head[d] = LLVMAppendBasicBlockInContext(r->context, g->fn, d ? "items" : "items.x");
+        LLVMBuildBr(r->b, head[d]);
+        LLVMPositionBuilderAtEnd(r->b, head[d]);
+    }
+    for (int d = 0; d < 3; d++)
+        latch[d] = LLVMAppendBasicBlockInContext(r->context, g->fn, d ? "next" : "next.x");
+    LLVMValueRef id[3];
+    for (int d = 0; d < 3; d++)
+        id[d] = LLVMBuildLoad2(r->b, r->i64, g->counters[d], "");
+    LLVMValueRef lin = LLVMBuildMul(r->b, id[2], g->size[1], "");
+    lin = LLVMBuildAdd(r->b, lin, id[1], "");
+    lin = LLVMBuildMul(r->b, lin, g->size[0], "");
+    lin = LLVMBuildAdd(r->b, lin, id[0], "lin");
+    LLVMValueRef my_status = LLVMBuildInBoundsGEP2(r->b, r->i32, g->status, &lin, 1, "");
+    LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(r->context, g->fn, "run");
+    if (checked) {
+        LLVMValueRef where = LLVMBuildLoad2(r->b, r->i32, my_status, "");
+        r->failed |= !list_add(accesses, where);
+        LLVMValueRef here = LLVMBuildICmp(r->b, LLVMIntEQ, where, LLVMConstInt(r->i32, j, 0), "");
+        LLVMBuildCondBr(r->b, here, run, latch[0]);
+    } else {
+        LLVMBuildBr(r->b, run);
+    }
+    LLVMPositionBuilderAtEnd(r->b, run);
+    LLVMValueRef fixed[8] = {g->args, g->state, id[0], id[1], id[2], g->ctx, g->n, lin};
+    memcpy(g->call_args, fixed, sizeof fixed);
+    LLVMValueRef to = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(region), region, g->call_args,
+                                     g->num_args, "");
+    r->failed |= !list_add(accesses, LLVMBuildStore(r->b, to, my_status));
+    LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, g->next_region, "");
+    LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
+    LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), g->next_region);
+    LLVMValueRef gone = LLVMBuildICmp(r->b, LLVMIntSLT, to, LLVMConstInt(r->i32, 0, 0), "");
+    LLVMBuildStore(r->b, LLVMBuildOr(r->b, LLVMBuildLoad2(r->b, i1, g->returned, ""), gone, ""),
+                   g->returned);
+    LLVMBuildBr(r->b, latch[0]);
+    for (int d = 0; d < 3; d++) {
+        LLVMPositionBuilderAtEnd(r->b, latch[d]);
+        LLVMValueRef now = d ? LLVMBuildLoad2(r->b, r->i64, g->counters[d], "") : id[0];
+        LLVMValueRef bumped = LLVMBuildNUWAdd(r->b, now, LLVMConstInt(r->i64, 1, 0), "");
+        LLVMBuildStore(r->b, bumped, g->counters[d]);
+        LLVMValueRef again = LLVMBuildICmp(r->b, LLVMIntULT, bumped, g->size[d], "");
+        LLVMValueRef br = LLVMBuildCondBr(r->b, again, head[d], d < 2 ? latch[d + 1] : after);
+        if (d == 0)
+            *latch_branch = br;
+    }
+    return start;
+}
+
 static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const char *wg_name,
                              LLVMValueRef copy_attributes_from)
 {
@@ -961,7 +1038,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
         LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(r->context, fn, "entry");
     LLVMPositionBuilderAtEnd(r->b, entry);
-    size_t num_args = 8 + (r->clone_prologue ? 0 : r->shared.count);
+    size_t num_args = r->first_group_param + r->group_allocas.count;
     LLVMValueRef *call_args = calloc(num_args, sizeof *call_args);
     if (!call_args) {
         r->failed = true;
@@ -995,7 +1072,8 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
     LLVMValueRef hook = load_state(r, state, r->ptr, offsetof(struct cc_wg_state, context));
     LLVMTypeRef hook_params[2] = {r->ptr, r->i64};
     LLVMValueRef hook_args[2] = {
-        state, LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->per_item, 0), "")};
+        state, LLVMBuildAdd(r->b, LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->per_item, 0), ""),
+                            LLVMConstInt(r->i64, r->item_base, 0), "")};
     LLVMValueRef ctx = LLVMBuildCall2(r->b, LLVMFunctionType(r->ptr, hook_params, 2, 0), hook,
                                       hook_args, 2, "ctx");
     /* the context is the group's own: nothing else points into it */
@@ -1005,6 +1083,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
     for (int d = 0; d < 3; d++)
         counters[d] = LLVMBuildAlloca(r->b, r->i64, "");
     LLVMValueRef status_index = LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->status_offset, 0), "");
+    status_index = LLVMBuildAdd(r->b, status_index, LLVMConstInt(r->i64, r->item_base, 0), "");
     LLVMValueRef status = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &status_index, 1, "status");
 
     LLVMBasicBlockRef *starts = malloc(r->num_regions * sizeof *starts);
@@ -1017,31 +1096,27 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
         starts[j] = LLVMAppendBasicBlockInContext(r->context, fn, "region");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(r->context, fn, "done");
     LLVMPositionBuilderAtEnd(r->b, entry);
+    LLVMValueRef mixed = LLVMBuildAlloca(r->b, LLVMInt1TypeInContext(r->context), "mixed");
+    LLVMValueRef returned = LLVMBuildAlloca(r->b, LLVMInt1TypeInContext(r->context), "returned");
+    LLVMBuildStore(r->b, LLVMConstInt(LLVMInt1TypeInContext(r->context), 0, 0), mixed);
     LLVMBuildBr(r->b, starts[0]);
 
+    struct group_loop loop = {r, fn, args, state, ctx, n, status, next_region, returned,
+                              call_args, (unsigned)num_args, {size[0], size[1], size[2]},
+                              {counters[0], counters[1], counters[2]}};
     for (unsigned j = 0; j < r->num_regions; j++) {
-        /* start: z = 0; head z: y = 0; head y: x = 0; head x: the item */
-        LLVMBasicBlockRef head[3], latch[3];
         LLVMPositionBuilderAtEnd(r->b, starts[j]);
         LLVMBuildStore(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1), next_region);
-        for (int d = 2; d >= 0; d--) {
-            LLVMBuildStore(r->b, LLVMConstInt(r->i64, 0, 0), counters[d]);
-            head[d] = LLVMAppendBasicBlockInContext(r->context, fn, d ? "items" : "items.x");
-            LLVMBuildBr(r->b, head[d]);
-            LLVMPositionBuilderAtEnd(r->b, head[d]);
+        LLVMBuildStore(r->b, LLVMConstInt(LLVMInt1TypeInContext(r->context), 0, 0), returned);
+        /* the group's uniform values as the region begins */
+        for (size_t g = 0; g < r->group_allocas.count; g++) {
+            LLVMValueRef a = r->group_allocas.items[g];
+            LLVMValueRef at = LLVMConstInt(
+                r->i64, (uintptr_t)map_get(&r->group_slots, a) - 1, 0);
+            call_args[r->first_group_param + g] =
+                LLVMBuildLoad2(r->b, LLVMGetAllocatedType(a),
+                               LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, ""), "");
         }
-        for (int d = 0; d < 3; d++)
-            latch[d] = LLVMAppendBasicBlockInContext(r->context, fn, d ? "next" : "next.x");
-        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
-        LLVMValueRef id[3];
-        for (int d = 0; d < 3; d++)
-            id[d] = LLVMBuildLoad2(r->b, r->i64, counters[d], "");
-        LLVMValueRef lin = LLVMBuildMul(r->b, id[2], size[1], "");
-        lin = LLVMBuildAdd(r->b, lin, id[1], "");
-        lin = LLVMBuildMul(r->b, lin, size[0], "");
-        lin = LLVMBuildAdd(r->b, lin, id[0], "lin");
-        LLVMValueRef my_status = LLVMBuildInBoundsGEP2(r->b, r->i32, status, &lin, 1, "");
-        LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(r->context, fn, "run");
         /* every access of the region, and the status array's */
         struct list accesses = {0};
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(regions[j]); bb;
@@ -1050,41 +1125,40 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
                  inst = LLVMGetNextInstruction(inst))
                 if (cc_parallel_access(inst))
                     r->failed |= !list_add(&accesses, inst);
+        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
+        LLVMValueRef latches[2];
+        unsigned num_latches = 0;
         if (j == 0) {
-            LLVMBuildBr(r->b, run);
+            LLVMBasicBlockRef body = emit_loop(&loop, regions[j], j, false, after, &accesses,
+                                               &latches[num_latches++]);
+            LLVMPositionBuilderAtEnd(r->b, starts[j]);
+            LLVMBuildBr(r->b, body);
         } else {
-            /* only the work-items that stopped at this region's barrier */
-            LLVMValueRef where = LLVMBuildLoad2(r->b, r->i32, my_status, "");
-            r->failed |= !list_add(&accesses, where);
-            LLVMValueRef here =
-                LLVMBuildICmp(r->b, LLVMIntEQ, where, LLVMConstInt(r->i32, j, 0), "");
-            LLVMBuildCondBr(r->b, here, run, latch[0]);
+            /* Normally every work-item stopped at this region's barrier and
+             * all run it, unmasked; once some returned early while others
+             * went on (outside the spec, but common), only those whose
+             * status says this region run. */
+            LLVMBasicBlockRef all = emit_loop(&loop, regions[j], j, false, after, &accesses,
+                                              &latches[num_latches++]);
+            LLVMBasicBlockRef some = emit_loop(&loop, regions[j], j, true, after, &accesses,
+                                               &latches[num_latches++]);
+            LLVMPositionBuilderAtEnd(r->b, starts[j]);
+            LLVMBuildCondBr(r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
+                            some, all);
         }
-        LLVMPositionBuilderAtEnd(r->b, run);
-        LLVMValueRef fixed[8] = {args, state, id[0], id[1], id[2], ctx, n, lin};
-        memcpy(call_args, fixed, sizeof fixed);
-        LLVMValueRef to = LLVMBuildCall2(r->b, r->region_type, regions[j], call_args,
-                                         (unsigned)num_args, "");
-        r->failed |= !list_add(&accesses, LLVMBuildStore(r->b, to, my_status));
-        LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, next_region, "");
-        LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
-        LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), next_region);
-        LLVMBuildBr(r->b, latch[0]);
-        for (int d = 0; d < 3; d++) {
-            LLVMPositionBuilderAtEnd(r->b, latch[d]);
-            LLVMValueRef now = d ? LLVMBuildLoad2(r->b, r->i64, counters[d], "") : id[0];
-            LLVMValueRef bumped = LLVMBuildNUWAdd(r->b, now, LLVMConstInt(r->i64, 1, 0), "");
-            LLVMBuildStore(r->b, bumped, counters[d]);
-            LLVMValueRef again = LLVMBuildICmp(r->b, LLVMIntULT, bumped, size[d], "");
-            LLVMValueRef br = LLVMBuildCondBr(r->b, again, head[d], d < 2 ? latch[d + 1] : after);
-            /* the x loop: work-items between barriers are independent */
-            if (d == 0)
-                cc_mark_parallel_loop(br, accesses.items, (unsigned)accesses.count);
-        }
+        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count);
         free(accesses.items);
         /* every item has run: go on where they stopped */
         LLVMPositionBuilderAtEnd(r->b, after);
         LLVMValueRef go = LLVMBuildLoad2(r->b, r->i32, next_region, "");
+        LLVMValueRef some_returned =
+            LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), returned, "");
+        LLVMValueRef some_went_on =
+            LLVMBuildICmp(r->b, LLVMIntSGE, go, LLVMConstInt(r->i32, 0, 0), "");
+        LLVMValueRef now_mixed = LLVMBuildOr(
+            r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
+            LLVMBuildAnd(r->b, some_returned, some_went_on, ""), "");
+        LLVMBuildStore(r->b, now_mixed, mixed);
         LLVMValueRef sw = LLVMBuildSwitch(r->b, go, done, r->num_regions);
         for (unsigned k = 1; k < r->num_regions; k++)
             LLVMAddCase(sw, LLVMConstInt(r->i32, k, 0), starts[k]);
@@ -1114,20 +1188,12 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
     LLVMValueRef wg = NULL, *regions = NULL;
     LLVMTypeRef *params = NULL;
     split_at_barriers(&r);
+    r.failed |= !cc_find_divergent(wi, r.prologue, &r.divergent, &r.num_divergent);
+    r.all_divergent = getenv("CPUCL_NO_UNIFORM") != NULL;
     demote(&r);
     find_regions(&r);
     collect_shared(&r);
-    params = malloc((8 + r.shared.count) * sizeof *params);
-    if (!params) {
-        r.failed = true;
-        goto out;
-    }
-    LLVMTypeRef fixed[8] = {r.ptr, r.ptr, r.i64, r.i64, r.i64, r.ptr, r.i64, r.i64};
-    memcpy(params, fixed, sizeof fixed);
-    for (size_t i = 0; i < r.shared.count; i++)
-        params[8 + i] = LLVMTypeOf(r.shared.items[i]);
-    r.region_type = LLVMFunctionType(
-        r.i32, params, 8 + (r.clone_prologue ? 0 : (unsigned)r.shared.count), 0);
+
     if (r.failed)
         goto out;
     r.blocks = calloc(r.num_regions, sizeof *r.blocks);
@@ -1143,6 +1209,22 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
         find_reentry(&r);
     if (!r.failed)
         place_allocas(&r);
+    /* each region's arguments: the fixed ones, the prologue's values, the
+     * group's uniform values */
+    r.first_group_param = 8 + (r.clone_prologue ? 0 : (unsigned)r.shared.count);
+    params = malloc((r.first_group_param + r.group_allocas.count + 1) * sizeof *params);
+    if (!params) {
+        r.failed = true;
+        goto out;
+    }
+    LLVMTypeRef fixed[8] = {r.ptr, r.ptr, r.i64, r.i64, r.i64, r.ptr, r.i64, r.i64};
+    memcpy(params, fixed, sizeof fixed);
+    for (unsigned i = 8; i < r.first_group_param; i++)
+        params[i] = LLVMTypeOf(r.shared.items[i - 8]);
+    for (size_t g = 0; g < r.group_allocas.count; g++)
+        params[r.first_group_param + g] = LLVMGetAllocatedType(r.group_allocas.items[g]);
+    r.region_type = LLVMFunctionType(
+        r.i32, params, r.first_group_param + (unsigned)r.group_allocas.count, 0);
     for (unsigned j = 0; j < r.num_regions && !r.failed; j++)
         regions[j] = build_region(&r, j, kernel_name);
     if (r.failed)
@@ -1155,8 +1237,9 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
     wg = build_wg(&r, regions, name, wi);
     free(name);
     if (getenv("CPUCL_REGIONS"))
-        fprintf(stderr, "cpucl: kernel %s: %u regions, %zu bytes per work-item\n", kernel_name,
-                r.num_regions, r.per_item);
+        fprintf(stderr,
+                "cpucl: kernel %s: %u regions, %zu bytes per work-item, %zu for the group\n",
+                kernel_name, r.num_regions, r.per_item, r.uniform_size);
 out:
     if (r.failed) {
         cc_log_printf(log, "error: kernel '%s': out of memory splitting it at its barriers\n",
@@ -1167,8 +1250,13 @@ out:
         map_free(&r.blocks[j]);
     free(r.blocks), free(r.reenters), free(regions), free(params);
     free(r.shared.items);
+    free(r.group_allocas.items);
     map_free(&r.region_of_start);
     map_free(&r.kept);
+    map_free(&r.group_slots);
+    map_free(&r.uniform_slots);
+    map_free(&r.new_divergent);
+    free(r.divergent);
     free(r.allocas.items);
     LLVMDisposeBuilder(r.b);
     return wg;

@@ -97,7 +97,64 @@ static const char *source =
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
     "    out[g] = s.a * 1000 + s.c[1] + (int)(s.b * 2) + priv[3];\n"
+    "}\n"
+    /* Values the same for every work-item (the loop counter, step, tmp)
+     * live across barriers and change inside regions; work-items at or
+     * past `limit` return first. */
+    "kernel void uniform_loop(global int *out, int rounds, int limit, local int *t)\n"
+    "{\n"
+    "    int l = get_local_id(0), n = get_local_size(0), m = min(limit, n);\n"
+    "    if (l >= m) { out[get_global_id(0)] = -1; return; }\n"
+    "    int acc = 0, step = 1;\n"
+    "    for (int r = 0; r < rounds; r++) {\n"
+    "        t[l] = l * step + r;\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        acc += t[(l + step) % m];\n"
+    "        step = step * 2 % 7 + 1;\n"
+    "        int tmp = step + r;\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        step += tmp & 1;\n"
+    "    }\n"
+    "    out[get_global_id(0)] = acc * 100 + step;\n"
     "}\n";
+
+static void check_uniform_loop(struct harness *h, cl_program program, size_t local, int limit)
+{
+    enum { GROUPS = 3, ROUNDS = 9 };
+    size_t global = GROUPS * local;
+    int *out = malloc(global * sizeof *out), *t = malloc(local * sizeof *t);
+    long *acc = calloc(local, sizeof *acc);
+    REQUIRE(out && t && acc);
+    int m = limit < (int)local ? limit : (int)local, step = 1;
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int l = 0; l < m; l++)
+            t[l] = l * step + r;
+        for (int l = 0; l < m; l++)
+            acc[l] += t[(l + step) % m];
+        step = step * 2 % 7 + 1;
+        int tmp = step + r;
+        step += tmp & 1;
+    }
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, global * sizeof *out, NULL);
+    cl_kernel k = harness_kernel(program, "uniform_loop");
+    int rounds = ROUNDS;
+    CHECK_OK(harness_args(k, 4, ARG(d), ARG(rounds), ARG(limit), sizeof(int) * local, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL,
+                                 NULL));
+    size_t bad = 0;
+    for (size_t i = 0; i < global; i++) {
+        size_t l = i % local;
+        int want = (int)l < m ? (int)(acc[l] * 100 + step) : -1;
+        if (out[i] != want && bad++ < 3)
+            HARNESS_FAIL("uniform_loop local %zu limit %d: item %zu got %d want %d", local, limit,
+                         i, out[i], want);
+    }
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+    free(out), free(t), free(acc);
+}
 
 /* The host's run of `mixed` over one group: every phase between barriers
  * for all its work-items. */
@@ -280,6 +337,11 @@ static void run_all(struct harness *h, cl_program program)
             if (n > 3)
                 check_mixed(h, program, 1, &global, &locals[i], mode, n - 3);
         }
+    for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++) {
+        check_uniform_loop(h, program, locals[i], (int)locals[i]);
+        if (locals[i] > 3)
+            check_uniform_loop(h, program, locals[i], (int)locals[i] - 3);
+    }
     size_t global2[2] = {64, 8}, local2[2] = {16, 4};
     check_mixed(h, program, 2, global2, local2, 0, 64);
     check_mixed(h, program, 2, global2, local2, 1, 50);
