@@ -93,6 +93,10 @@ bool cc_parallel_access(LLVMValueRef inst);
 bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
                        size_t *count);
 bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
+/* Whether every work-item of a group executes each of `calls` alike: none
+ * lies where a divergent branch sends only some work-items. */
+bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,
+                             size_t num_calls);
 
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the

@@ -186,8 +186,11 @@ static int compare_pointers(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
-                       size_t *count)
+/* The analysis; `in_region`, when not NULL, gets per block (in function
+ * order) whether it lies between a divergent branch and its immediate
+ * post-dominator, where only some work-items go. */
+static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
+                    size_t *count, bool *in_region)
 {
     struct cfg g = {0};
     struct set d = {0};
@@ -246,6 +249,8 @@ bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef
                 if (!inside[x])
                     continue;
                 join[x] = true;
+                if (in_region)
+                    in_region[x] = true;
                 /* values made on only some work-items' paths, or in a
                  * loop they leave at different times, and used after */
                 for (LLVMValueRef inst = LLVMGetFirstInstruction(g.blocks[x]); inst && ok;
@@ -278,4 +283,29 @@ bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value)
     if (!LLVMIsAInstruction(value))
         return false;
     return bsearch(&value, divergent, count, sizeof *divergent, compare_pointers) != NULL;
+}
+
+bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
+                       size_t *count)
+{
+    return analyse(fn, prologue, divergent, count, NULL);
+}
+
+bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,
+                             size_t num_calls)
+{
+    unsigned n = LLVMCountBasicBlocks(fn);
+    bool *in_region = calloc(n ? n : 1, sizeof *in_region);
+    LLVMBasicBlockRef *blocks = malloc((n ? n : 1) * sizeof *blocks);
+    LLVMValueRef *divergent = NULL;
+    size_t count = 0;
+    bool all = in_region && blocks && analyse(fn, prologue, &divergent, &count, in_region);
+    if (all)
+        LLVMGetBasicBlocks(fn, blocks);
+    for (size_t c = 0; c < num_calls && all; c++)
+        for (unsigned b = 0; b < n; b++)
+            if (blocks[b] == LLVMGetInstructionParent(calls[c]) && in_region[b])
+                all = false;
+    free(in_region), free(blocks), free(divergent);
+    return all;
 }

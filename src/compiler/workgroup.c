@@ -68,6 +68,7 @@ struct wg {
     LLVMValueRef work_dim, local_mem;
     LLVMBasicBlockRef entry;
     LLVMValueRef x_latch; /* LOOPS: the x loop's branch, marked parallel at the end */
+    bool sub_group_barriers; /* REGIONS: the kernel also calls sub_group_barrier */
 };
 
 char *cc_wg_function_name(const char *kernel_name)
@@ -530,8 +531,13 @@ static LLVMValueRef lower_library_hook(LLVMBuilderRef b, const struct wg *wg, LL
     if (name[8] == 's') /* __cpucl_sub_group_size */
         return LLVMConstInt(LLVMTypeOf(call), cc_sub_group_size(), 0);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
-    LLVMValueRef scratch = load_field(b, ptr, LLVMGetParam(wg->fn, 1),
+    /* Read once in the entry block, the prologue: the same for every
+     * work-item, so regions.c passes it in rather than keeping it per item. */
+    LLVMBuilderRef entry = LLVMCreateBuilderInContext(context);
+    LLVMPositionBuilderBefore(entry, LLVMGetBasicBlockTerminator(wg->entry));
+    LLVMValueRef scratch = load_field(entry, ptr, LLVMGetParam(wg->fn, 1),
                                       offsetof(struct cc_wg_state, scratch), "scratch");
+    LLVMDisposeBuilder(entry);
     return LLVMBuildAddrSpaceCast(b, scratch, LLVMTypeOf(call), "");
 }
 
@@ -566,7 +572,7 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                 return CL_BUILD_PROGRAM_FAILURE;
             }
             enum barrier_kind kind = barrier_kind_of(name, name_length);
-            if (wg->form == REGIONS && kind == WORK_GROUP_BARRIER)
+            if (wg->form == REGIONS && kind != NOT_A_BARRIER)
                 continue; /* where regions.c splits the kernel */
             if (wg->form == FIBERS && kind != NOT_A_BARRIER) {
                 /* Switch to the next work-item (of the sub-group); the call
@@ -951,20 +957,6 @@ static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
         }
 }
 
-static enum wg_form form_of(LLVMValueRef kernel)
-{
-    struct kernel_scan scan = {false, false, false, false};
-    scan_calls(kernel, 0, &scan);
-    if (scan.sub_group_barrier || (scan.sub_groups && scan.atomics))
-        return FIBERS;
-    if (!scan.barrier)
-        return LOOPS;
-    /* CPUCL_BARRIERS=fibers: the general method for every kernel with
-     * barriers, to compare the two. */
-    const char *method = getenv("CPUCL_BARRIERS");
-    return method && !strcmp(method, "fibers") ? FIBERS : REGIONS;
-}
-
 /* For regions.c: a call of barrier() or work_group_barrier(). */
 static bool is_work_group_barrier(LLVMValueRef call)
 {
@@ -976,6 +968,88 @@ static bool is_work_group_barrier(LLVMValueRef call)
     size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
     return barrier_kind_of(name, name_length) == WORK_GROUP_BARRIER;
 }
+
+/* A kernel with sub-group barriers starts as REGIONS with
+ * *sub_group_barriers set: whether every work-item meets them alike is
+ * only known once it is inlined (cc_all_work_items_reach). */
+static enum wg_form form_of(LLVMValueRef kernel, bool *sub_group_barriers)
+{
+    struct kernel_scan scan = {false, false, false, false};
+    scan_calls(kernel, 0, &scan);
+    *sub_group_barriers = scan.sub_group_barrier;
+    if (scan.sub_groups && scan.atomics)
+        return FIBERS;
+    if (!scan.barrier && !scan.sub_group_barrier)
+        return LOOPS;
+    /* CPUCL_BARRIERS=fibers: the general method for every kernel with
+     * barriers, to compare the two. */
+    const char *method = getenv("CPUCL_BARRIERS");
+    return method && !strcmp(method, "fibers") ? FIBERS : REGIONS;
+}
+
+/* For regions.c, in a kernel whose sub-group barriers every work-item
+ * meets alike: those split the kernel too (a region then ends for the
+ * whole group where it would for each sub-group, which orders no less). */
+static bool is_any_barrier(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(call));
+    if (!callee || !LLVMIsDeclaration(callee))
+        return false;
+    size_t length;
+    const char *name;
+    size_t name_length = plain_name(LLVMGetValueName2(callee, &length), &name);
+    return barrier_kind_of(name, name_length) != NOT_A_BARRIER;
+}
+
+/* A REGIONS kernel whose sub-group barriers only some work-items meet goes
+ * back to fibers: its barriers become the device's hooks and its
+ * work-group function hands the work-item function to run_items. */
+static bool back_to_fibers(LLVMModuleRef module, LLVMBuilderRef b, struct wg *wg)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef next;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            if (!LLVMIsACallInst(inst) || !is_any_barrier(inst))
+                continue;
+            size_t length;
+            const char *name;
+            size_t name_length =
+                plain_name(LLVMGetValueName2(LLVMGetCalledValue(inst), &length), &name);
+            call_state_hook(b, wg, inst,
+                            barrier_kind_of(name, name_length) == SUB_GROUP_BARRIER
+                                ? offsetof(struct cc_wg_state, sub_group_barrier)
+                                : offsetof(struct cc_wg_state, barrier));
+            LLVMInstructionEraseFromParent(inst);
+        }
+    }
+    wg->form = FIBERS;
+    wg->exported = build_fiber_wg(module, wg, wg->fn);
+    return wg->exported != NULL;
+}
+
+/* The calls of sub_group_barrier in fn. */
+static size_t sub_group_barrier_calls(LLVMValueRef fn, LLVMValueRef **calls)
+{
+    size_t count = 0, capacity = 0;
+    *calls = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (!LLVMIsACallInst(inst) || !is_any_barrier(inst) || is_work_group_barrier(inst))
+                continue;
+            if (count == capacity) {
+                capacity = capacity ? 2 * capacity : 8;
+                LLVMValueRef *more = realloc(*calls, capacity * sizeof *more);
+                if (!more)
+                    return (size_t)-1;
+                *calls = more;
+            }
+            (*calls)[count++] = inst;
+        }
+    return count;
+}
+
 
 /* Every defined function is inlined into the work-group functions: the
  * work-item calls can only be lowered where the loop counters are. */
@@ -1029,7 +1103,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         }
     }
     for (i = 0; i < num_kernels; i++)
-        wgs[i].form = form_of(wgs[i].kernel_fn);
+        wgs[i].form = form_of(wgs[i].kernel_fn, &wgs[i].sub_group_barriers);
     prepare_inlining(module);
     for (i = 0; i < num_kernels; i++) {
         if (!build_wg(module, &wgs[i])) {
@@ -1064,14 +1138,33 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         any_regions |= wgs[i].form == REGIONS;
     if (any_regions && (err = run_passes(module, "function(sroa,early-cse)", machine, log)))
         goto out;
+    b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
     for (i = 0; i < num_kernels && !err; i++) {
         if (wgs[i].form != REGIONS)
             continue;
-        wgs[i].exported = cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name,
-                                           is_work_group_barrier, log);
+        bool (*split_at)(LLVMValueRef) = is_work_group_barrier;
+        if (wgs[i].sub_group_barriers) {
+            /* Sub-group barriers that every work-item meets alike can be
+             * work-group barriers; others need the fibers' sub-group
+             * scheduling. */
+            LLVMValueRef *calls;
+            size_t n = sub_group_barrier_calls(wgs[i].fn, &calls);
+            bool alike = n != (size_t)-1 &&
+                         cc_all_work_items_reach(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn),
+                                                 calls, n);
+            free(calls);
+            if (!alike) {
+                if (!back_to_fibers(module, b, &wgs[i]))
+                    err = CL_OUT_OF_HOST_MEMORY;
+                continue;
+            }
+            split_at = is_any_barrier;
+        }
+        wgs[i].exported = cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, log);
         if (!wgs[i].exported)
             err = CL_OUT_OF_HOST_MEMORY;
     }
+    LLVMDisposeBuilder(b);
     if (err)
         goto out;
 

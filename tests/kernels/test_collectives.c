@@ -63,6 +63,18 @@ static const char *source = KERNEL(int) KERNEL(uint) KERNEL(long) KERNEL(ulong) 
     "    o[12] = v;\n"
     "    o[13] = work_group_reduce_max(x) + sub_group_reduce_min(x);\n"
     "}\n"
+    /* Sub-group collectives every work-item reaches alike: run as regions,
+     * vectorized, rather than on fibers. */
+    "kernel void sg_alike(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    out[g * 4 + 0] = sub_group_reduce_add(x);\n"
+    "    out[g * 4 + 1] = sub_group_scan_exclusive_add(x);\n"
+    "    out[g * 4 + 2] = sub_group_broadcast(x, 0);\n"
+    "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[g * 4 + 3] = sub_group_reduce_max(x) + work_group_reduce_min(x);\n"
+    "}\n"
     /* Independent forward progress (9.17.1): the first sub-group spins
      * until the last one has written, with no barrier between them. */
     "kernel void progress(global int *out)\n"
@@ -330,6 +342,51 @@ static void test_sub_group_info_errors(struct harness *h, cl_program program)
     clReleaseKernel(k);
 }
 
+static void test_sub_groups_alike(struct harness *h, cl_program program, size_t global,
+                                  size_t local)
+{
+    cl_kernel k = harness_kernel(program, "sg_alike");
+    size_t width = 0, big = 4096;
+    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                     sizeof big, &big, sizeof width, &width, NULL));
+    int *in = malloc(global * sizeof *in), *out = malloc(global * 4 * sizeof *out);
+    REQUIRE(in && out && width);
+    for (size_t i = 0; i < global; i++)
+        in[i] = (int)((i * 13 + 7) % 41) - 20;
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, global * sizeof *in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, global * 4 * sizeof *out, NULL);
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, global * 4 * sizeof *out, out, 0,
+                                 NULL, NULL));
+    size_t bad = 0;
+    for (size_t g0 = 0; g0 < global; g0 += local) {
+        size_t items = global - g0 < local ? global - g0 : local;
+        int group_min = in[g0];
+        for (size_t i = 1; i < items; i++)
+            group_min = in[g0 + i] < group_min ? in[g0 + i] : group_min;
+        for (size_t l = 0; l < items; l++) {
+            size_t first = l / width * width, size = items - first < width ? items - first : width;
+            int sum = 0, before = 0, max = in[g0 + first];
+            for (size_t i = 0; i < size; i++) {
+                int v = in[g0 + first + i];
+                sum += v;
+                before += i < l - first ? v : 0;
+                max = v > max ? v : max;
+            }
+            int want[4] = {sum, before, in[g0 + first], max + group_min};
+            for (int r = 0; r < 4; r++)
+                if (out[(g0 + l) * 4 + r] != want[r] && bad++ < 3)
+                    HARNESS_FAIL("sg_alike %zu/%zu: item %zu result %d: got %d want %d", global,
+                                 local, g0 + l, r, out[(g0 + l) * 4 + r], want[r]);
+        }
+    }
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(din), clReleaseMemObject(dout);
+    free(in), free(out);
+}
+
 static void test_forward_progress(struct harness *h, cl_program program)
 {
     cl_bool ifp = CL_FALSE;
@@ -374,6 +431,9 @@ int main(void)
     for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
         test_sub_groups(&h, program, locals[i] * 2, locals[i]);
     test_sub_groups(&h, program, 1000, 96);
+    for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
+        test_sub_groups_alike(&h, program, locals[i] * 3, locals[i]);
+    test_sub_groups_alike(&h, program, 1000, 96);
     test_sub_groups(&h, program, 77, 50);
     test_sub_group_info_errors(&h, program);
     test_forward_progress(&h, program);
