@@ -4,20 +4,21 @@
  *
  * A collective is built from barriers and a scratch area of 8-byte slots
  * that the device gives each work-group (cc_wg_state.scratch, sized by
- * CC_SCRATCH_SLOTS in src/compiler/compiler.h):
+ * CC_SCRATCH_SLOTS in src/compiler/compiler.h), for MAX = MAX_ITEMS:
  *
- *   slot i                       the value of the work-item with local
- *                                linear id i
- *   slot MAX_ITEMS               the work-group's result
- *   slot MAX_ITEMS + 1 + k       the result of sub-group k
+ *   [0, MAX)             the value of each work-item (by local linear id)
+ *   [MAX, 2 MAX)         the scans' outputs
+ *   2 MAX, 2 MAX + 1     the work-group's reduction result and broadcast value
+ *   2 MAX + 2 + k        the reduction result of sub-group k
+ *   3 MAX + 2 + k        the broadcast value of sub-group k
  *
- * Every collective follows one protocol: each work-item writes its value,
- * barrier, the first work-item computes (in local linear id order, so float
- * results do not depend on scheduling), barrier, each reads its result,
- * barrier. The last barrier keeps the next collective's writes from
- * overtaking reads of this one. A kernel that calls a collective thus calls
- * barrier() and runs as fibers (src/compiler/workgroup.c); a sub-group
- * collective uses sub_group_barrier, which synchronises only its sub-group.
+ * Reductions and scans: each work-item writes its value, barrier, the first
+ * work-item computes (in local linear id order, so float results do not
+ * depend on scheduling), barrier, each reads its result. Broadcast: the
+ * chosen work-item writes, barrier, all read, barrier (the next broadcast's
+ * writer must wait for every read). A kernel that calls a collective thus
+ * calls barrier() (src/compiler/workgroup.c splits it into regions or runs
+ * it on fibers); a sub-group collective uses sub_group_barrier.
  *
  * Sub-groups: sub-group k of a work-group holds the work-items whose local
  * linear id is in [k * S, (k + 1) * S), S = __cpucl_sub_group_size(), the
@@ -88,21 +89,28 @@ OVL uint get_sub_group_size(void)
 #define MAX(a, b) ((b) > (a) ? (b) : (a))
 #define SLOT(T, s, i) (*(__local T *)&(s)[i])
 
-/* The work-group's and a sub-group's view of the scratch: where their
- * values start, how many, the result slot, the barrier. */
+/* The work-group's and a sub-group's view of the scratch (the layout
+ * above): where their values and scan outputs start, how many, the result
+ * and broadcast slots, the barrier. */
 #define WG_SCOPE()                                                                            \
     __local ulong *s = __cpucl_wg_scratch();                                                  \
-    __local ulong *result = s + MAX_ITEMS;                                                    \
+    __local ulong *o = s + MAX_ITEMS;                                                         \
+    __local ulong *result = s + 2 * MAX_ITEMS, *shout = s + 2 * MAX_ITEMS + 1;                \
     size_t me = get_local_linear_id(), n = items_in_group();
 #define WG_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define SG_SCOPE()                                                                            \
     uint group = get_sub_group_id();                                                          \
     __local ulong *s = __cpucl_wg_scratch() + group * __cpucl_sub_group_size();               \
-    __local ulong *result = __cpucl_wg_scratch() + MAX_ITEMS + 1 + group;                     \
+    __local ulong *o = s + MAX_ITEMS;                                                         \
+    __local ulong *result = __cpucl_wg_scratch() + 2 * MAX_ITEMS + 2 + group;                 \
+    __local ulong *shout = __cpucl_wg_scratch() + 3 * MAX_ITEMS + 2 + group;                  \
     size_t me = get_sub_group_local_id(), n = get_sub_group_size();
 #define SG_BARRIER() sub_group_barrier(CLK_LOCAL_MEM_FENCE)
 
-/* reduce: the first item folds the values in id order. */
+/* reduce: the first item folds the values in id order. Two barriers are
+ * enough: the next collective writes the values only after this fold (the
+ * second barrier), and the result slot only after its own first barrier,
+ * which every work-item reaches after reading this result. */
 #define REDUCE(SCOPE, BARRIER, PREFIX, T, NAME, OP)                                          \
     OVL T PREFIX##_reduce_##NAME(T x)                                                         \
     {                                                                                         \
@@ -113,42 +121,44 @@ OVL uint get_sub_group_size(void)
             T r = SLOT(T, s, 0);                                                              \
             for (size_t i = 1; i < n; i++)                                                    \
                 r = OP(r, SLOT(T, s, i));                                                     \
-            *(__local T *)result = r;                                                           \
+            *(__local T *)result = r;                                                         \
         }                                                                                     \
         BARRIER();                                                                            \
-        T r = *(__local T *)result;                                                             \
-        BARRIER();                                                                            \
-        return r;                                                                             \
+        return *(__local T *)result;                                                          \
     }
 
-/* scans: the first item turns the values into inclusive prefixes in place;
- * the exclusive result of item i is the inclusive one of item i - 1. */
+/* scans: the first item writes the inclusive prefixes to the outputs,
+ * apart from the values (which the next collective may overwrite while
+ * this one's results are still being read); the exclusive result of item i
+ * is the inclusive one of item i - 1. */
 #define SCAN(SCOPE, BARRIER, PREFIX, T, NAME, OP, IDENTITY)                                  \
     OVL T PREFIX##_scan_inclusive_##NAME(T x)                                                 \
     {                                                                                         \
         SCOPE()                                                                               \
         SLOT(T, s, me) = x;                                                                   \
         BARRIER();                                                                            \
-        if (me == 0)                                                                          \
+        if (me == 0) {                                                                        \
+            T r = SLOT(T, s, 0);                                                              \
+            SLOT(T, o, 0) = r;                                                                \
             for (size_t i = 1; i < n; i++)                                                    \
-                SLOT(T, s, i) = OP(SLOT(T, s, i - 1), SLOT(T, s, i));                         \
+                SLOT(T, o, i) = r = OP(r, SLOT(T, s, i));                                     \
+        }                                                                                     \
         BARRIER();                                                                            \
-        T r = SLOT(T, s, me);                                                                 \
-        BARRIER();                                                                            \
-        return r;                                                                             \
+        return SLOT(T, o, me);                                                                \
     }                                                                                         \
     OVL T PREFIX##_scan_exclusive_##NAME(T x)                                                 \
     {                                                                                         \
         SCOPE()                                                                               \
         SLOT(T, s, me) = x;                                                                   \
         BARRIER();                                                                            \
-        if (me == 0)                                                                          \
+        if (me == 0) {                                                                        \
+            T r = SLOT(T, s, 0);                                                              \
+            SLOT(T, o, 0) = r;                                                                \
             for (size_t i = 1; i < n; i++)                                                    \
-                SLOT(T, s, i) = OP(SLOT(T, s, i - 1), SLOT(T, s, i));                         \
+                SLOT(T, o, i) = r = OP(r, SLOT(T, s, i));                                     \
+        }                                                                                     \
         BARRIER();                                                                            \
-        T r = me == 0 ? (T)(IDENTITY) : SLOT(T, s, me - 1);                                   \
-        BARRIER();                                                                            \
-        return r;                                                                             \
+        return me == 0 ? (T)(IDENTITY) : SLOT(T, o, me - 1);                                  \
     }
 
 /* 6.13.15: the identity of the exclusive scans is 0 for add, the type's
@@ -187,15 +197,15 @@ BOTH_SCOPES(half, (half)INFINITY, -(half)INFINITY)
 VOTE(WG_SCOPE, WG_BARRIER, work_group)
 VOTE(SG_SCOPE, SG_BARRIER, sub_group)
 
-/* broadcast: the chosen item's value, through the result slot. */
+/* broadcast: the chosen item's value, through the broadcast slot. */
 #define WG_BROADCAST(T)                                                                       \
     static T broadcast_##T(T a, size_t from)                                                  \
     {                                                                                         \
         WG_SCOPE()                                                                            \
         if (me == from)                                                                       \
-            *(__local T *)result = a;                                                           \
+            *(__local T *)shout = a;                                                          \
         WG_BARRIER();                                                                         \
-        T r = *(__local T *)result;                                                             \
+        T r = *(__local T *)shout;                                                            \
         WG_BARRIER();                                                                         \
         return r;                                                                             \
     }                                                                                         \
@@ -215,9 +225,9 @@ VOTE(SG_SCOPE, SG_BARRIER, sub_group)
     {                                                                                         \
         SG_SCOPE()                                                                            \
         if (me == from)                                                                       \
-            *(__local T *)result = a;                                                           \
+            *(__local T *)shout = a;                                                          \
         SG_BARRIER();                                                                         \
-        T r = *(__local T *)result;                                                             \
+        T r = *(__local T *)shout;                                                            \
         SG_BARRIER();                                                                         \
         return r;                                                                             \
     }

@@ -71,11 +71,10 @@ struct cc_wg_state {
 enum { CC_SPACE_GLOBAL, CC_SPACE_LOCAL, CC_SPACE_PRIVATE };
 
 /* The largest work-group (CL_DEVICE_MAX_WORK_GROUP_SIZE) and the scratch
- * the collectives need for it: a slot per work-item, one for the
- * work-group's result, one per sub-group for its result. The built-in
- * library (src/builtins/library.h) repeats these numbers. */
+ * the collectives need for it (layout: src/builtins/workgroup.cl, which
+ * repeats the number). */
 #define CC_MAX_WORK_GROUP_SIZE 4096
-#define CC_SCRATCH_SLOTS (2 * CC_MAX_WORK_GROUP_SIZE + 1)
+#define CC_SCRATCH_SLOTS (4 * CC_MAX_WORK_GROUP_SIZE + 2)
 
 typedef void (*cc_wg_fn)(const void *arg_block, struct cc_wg_state *state);
 

@@ -7,6 +7,7 @@
 // no run-time alias checks. That takes distinct metadata nodes (an access
 // group, a self-referencing loop ID), which LLVM's C API cannot make: hence
 // this one function in C++.
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
@@ -15,7 +16,7 @@
 #include "compiler/parallel.h"
 
 extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches,
-                                       LLVMValueRef *accesses, unsigned count)
+                                       LLVMValueRef *accesses, unsigned count, bool compact)
 {
     if (!num_latches)
         return;
@@ -27,8 +28,14 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
     for (unsigned l = 0; l < num_latches; l++) {
         llvm::Metadata *parallel[] = {
             llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group};
-        llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel)};
-        llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+        llvm::Metadata *once[] = {
+            llvm::MDString::get(context, "llvm.loop.interleave.count"),
+            llvm::ConstantAsMetadata::get(
+                llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
+        llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel),
+                                      llvm::MDNode::get(context, once)};
+        llvm::MDNode *loop = llvm::MDNode::getDistinct(
+            context, llvm::ArrayRef<llvm::Metadata *>(operands, compact ? 3 : 2));
         loop->replaceOperandWith(0, loop);
         llvm::cast<llvm::Instruction>(llvm::unwrap(latches[l]))
             ->setMetadata(llvm::LLVMContext::MD_loop, loop);
@@ -37,5 +44,5 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
 
 extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)
 {
-    cc_mark_parallel_loops(&latch, 1, accesses, count);
+    cc_mark_parallel_loops(&latch, 1, accesses, count, false);
 }

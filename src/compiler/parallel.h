@@ -3,6 +3,8 @@
 #ifndef CPUCL_COMPILER_PARALLEL_H
 #define CPUCL_COMPILER_PARALLEL_H
 
+#include <stdbool.h>
+
 #include <llvm-c/Core.h>
 
 #ifdef __cplusplus
@@ -15,9 +17,11 @@ extern "C" {
  * new access group that the loop's llvm.loop.parallel_accesses names. */
 void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count);
 /* The same for several loops that share the accesses (copies of one
- * body): one access group, a loop ID each. */
+ * body): one access group, a loop ID each. `compact`: no interleaving
+ * (one vector iteration at a time), for the many small loops of a kernel
+ * split into regions, where code size and compile time matter more. */
 void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMValueRef *accesses,
-                            unsigned count);
+                            unsigned count, bool compact);
 
 #ifdef __cplusplus
 }

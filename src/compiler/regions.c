@@ -122,6 +122,10 @@ struct regions {
     size_t num_divergent;
     bool all_divergent;
     struct map new_divergent, uniform_slots, group_slots;
+    /* Whether some region can both end a work-item and reach a barrier:
+     * only then can work-items part ways (some returned, some went on), and
+     * only then do the work-group function's loops check each one's status. */
+    bool may_mix;
     struct list group_allocas; /* those, in slot order: one region argument each */
     unsigned first_group_param;
     size_t uniform_size; /* bytes of group slots; the context starts with
@@ -719,6 +723,7 @@ struct clone {
     struct map publish; /* home of a shared uniform alloca -> the group's slot */
     struct list cloned;
     LLVMBasicBlockRef entry;
+    bool returns, continues; /* the region can end the work-item / reach a barrier */
 };
 
 static LLVMValueRef mapped(struct clone *c, LLVMValueRef old)
@@ -739,6 +744,7 @@ static LLVMBasicBlockRef exit_block(struct clone *c, LLVMBasicBlockRef barrier_b
     unsigned next = (unsigned)(uintptr_t)map_get(&r->region_of_start, barrier_bb) - 1;
     LLVMPositionBuilderAtEnd(r->b, out);
     LLVMBuildRet(r->b, LLVMConstInt(r->i32, next, 0));
+    c->continues = true;
     r->failed |= !map_put(&c->exits, barrier_bb, out);
     return out;
 }
@@ -765,6 +771,7 @@ static LLVMBasicBlockRef clone_block(struct clone *c, LLVMBasicBlockRef bb)
         if (LLVMGetInstructionOpcode(inst) == LLVMRet) {
             LLVMPositionBuilderAtEnd(r->b, copy);
             dup = LLVMBuildRet(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1));
+            c->returns = true;
         } else {
             dup = LLVMInstructionClone(inst);
             LLVMPositionBuilderAtEnd(r->b, copy);
@@ -919,6 +926,7 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             LLVMBuildStore(r->b, LLVMGetOperand(inst, 0), slot);
         }
     }
+    r->may_mix |= c.returns && c.continues;
     map_free(&c.values);
     map_free(&c.exits);
     map_free(&c.publish);
@@ -949,6 +957,43 @@ struct group_loop {
     unsigned num_args;
     LLVMValueRef size[3], counters[3];
 };
+
+/* A noinline wrapper of a region function (which is always inlined). */
+static LLVMValueRef out_of_line(struct regions *r, LLVMValueRef region)
+{
+    size_t length;
+    const char *name = LLVMGetValueName2(region, &length);
+    char wrapper_name[160];
+    snprintf(wrapper_name, sizeof wrapper_name, "%.140s.checked", name);
+    LLVMTypeRef type = LLVMGlobalGetValueType(region);
+    LLVMValueRef fn = LLVMAddFunction(r->module, wrapper_name, type);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned count = LLVMGetAttributeCountAtIndex(region, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
+    if (attributes) {
+        LLVMGetAttributesAtIndex(region, LLVMAttributeFunctionIndex, attributes);
+        for (unsigned i = 0; i < count; i++)
+            if (LLVMIsStringAttribute(attributes[i]))
+                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
+        free(attributes);
+    }
+    LLVMAddAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    unsigned n = LLVMCountParams(fn);
+    LLVMValueRef *args = malloc((n ? n : 1) * sizeof *args);
+    if (!args) {
+        r->failed = true;
+        return region;
+    }
+    LLVMGetParams(fn, args);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(r->context);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(r->context, fn, "entry"));
+    LLVMBuildRet(b, LLVMBuildCall2(b, type, region, args, n, ""));
+    LLVMDisposeBuilder(b);
+    free(args);
+    return fn;
+}
 
 /* z/y/x loops calling region `j` for each work-item (only those whose
  * status is j when `checked`), recording where each stopped, the furthest
@@ -992,15 +1037,23 @@ static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, un
     LLVMPositionBuilderAtEnd(r->b, run);
     LLVMValueRef fixed[8] = {g->args, g->state, id[0], id[1], id[2], g->ctx, g->n, lin};
     memcpy(g->call_args, fixed, sizeof fixed);
-    LLVMValueRef to = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(region), region, g->call_args,
+    /* The checked loops run only in the rare mixed case: they call the
+     * region out of line (one scalar copy), so that compile time and code
+     * size go to the fast loops. */
+    LLVMValueRef callee = checked ? out_of_line(r, region) : region;
+    LLVMValueRef to = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(region), callee, g->call_args,
                                      g->num_args, "");
-    r->failed |= !list_add(accesses, LLVMBuildStore(r->b, to, my_status));
+    if (r->may_mix)
+        r->failed |= !list_add(accesses, LLVMBuildStore(r->b, to, my_status));
     LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, g->next_region, "");
     LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
     LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), g->next_region);
-    LLVMValueRef gone = LLVMBuildICmp(r->b, LLVMIntSLT, to, LLVMConstInt(r->i32, 0, 0), "");
-    LLVMBuildStore(r->b, LLVMBuildOr(r->b, LLVMBuildLoad2(r->b, i1, g->returned, ""), gone, ""),
-                   g->returned);
+    if (r->may_mix) {
+        LLVMValueRef gone = LLVMBuildICmp(r->b, LLVMIntSLT, to, LLVMConstInt(r->i32, 0, 0), "");
+        LLVMBuildStore(r->b,
+                       LLVMBuildOr(r->b, LLVMBuildLoad2(r->b, i1, g->returned, ""), gone, ""),
+                       g->returned);
+    }
     LLVMBuildBr(r->b, latch[0]);
     for (int d = 0; d < 3; d++) {
         LLVMPositionBuilderAtEnd(r->b, latch[d]);
@@ -1128,7 +1181,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
         LLVMValueRef latches[2];
         unsigned num_latches = 0;
-        if (j == 0) {
+        if (j == 0 || !r->may_mix) {
             LLVMBasicBlockRef body = emit_loop(&loop, regions[j], j, false, after, &accesses,
                                                &latches[num_latches++]);
             LLVMPositionBuilderAtEnd(r->b, starts[j]);
@@ -1146,7 +1199,8 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
             LLVMBuildCondBr(r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
                             some, all);
         }
-        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count);
+        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count,
+                               r->num_regions > 4);
         free(accesses.items);
         /* every item has run: go on where they stopped */
         LLVMPositionBuilderAtEnd(r->b, after);
