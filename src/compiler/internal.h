@@ -7,6 +7,7 @@
  *   frontend.cpp OpenCL C -> LLVM IR, in process (the only C++ file)
  *   library.c    link the built-in library bitcode of src/builtins
  *   metadata.c   kernel_arg_* metadata -> cc_kernel_info
+ *   printf.c     printf calls -> calls of the device's printf, arguments in memory
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  */
@@ -84,6 +85,10 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
 char *cc_wg_function_name(const char *kernel_name);
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
+
+/* printf.c: every call of the variadic printf becomes a call of
+ * CC_PRINTF_SYMBOL (compiler.h) with its arguments stored in memory. */
+cl_int cc_lower_printf(LLVMModuleRef module, struct cc_log *log);
 
 /* The spir_kernel calling convention (COMPILER-NOTES 1). */
 #define CC_SPIR_KERNEL_CC 76
