@@ -7,8 +7,9 @@
  * (the sizes whose variadic passing differs: 2 and 4 bytes, 8, 16, 32, 64);
  * thousands of work-items, with and without a barrier, whose lines must
  * each come out whole; printf's return value; the output being on the file
- * when clFinish returns, before the test flushes anything; and a program
- * from SPIR-V (data/printf.spv). */
+ * when clFinish returns, before the test flushes anything; and programs
+ * from SPIR-V (data/printf.spv with raw vectors, data/printf_raw.spv with
+ * unpromoted char, short and float). */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -579,6 +580,46 @@ static void test_spirv(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* data/printf_raw.spv: char, short and float reach printf unpromoted, as
+ * SPIR-V allows (the CTS's spirv_new printf tests pass float so). */
+static void test_spirv_unpromoted(struct harness *h)
+{
+    size_t size;
+    unsigned char *il = load(CPUCL_TEST_DATA "/printf_raw.spv", &size);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    free(il);
+    if (err)
+        return;
+    err = clBuildProgram(program, 1, &h->device, "", NULL, NULL);
+    if (err) {
+        char *log = harness_build_log(program, h->device);
+        HARNESS_FAIL("printf_raw.spv: %s; log:\n%s\n", harness_error_name(err), log);
+        free(log);
+        clReleaseProgram(program);
+        return;
+    }
+    cl_kernel kernel = harness_kernel(program, "spv_printf_raw");
+    cl_char c = -100;
+    cl_short s = -30000;
+    cl_float f = 2.5f;
+    cl_uchar u = 200;
+    cl_ushort us = 0xbeef;
+    CHECK_OK(harness_args(kernel, 5, ARG(c), ARG(s), ARG(f), ARG(u), ARG(us)));
+    struct capture cap;
+    capture_begin(&cap);
+    run_1d(h, kernel, 1, 1);
+    char *got = capture_end(&cap);
+    char want[256];
+    snprintf(want, sizeof want, "c=%hhd s=%hd f=%f u=%u ch=%c us=%x e=%.3e\n", c, s, (double)f,
+             (unsigned)u, c, (unsigned)us, (double)f);
+    check_text("printf_raw.spv", got, want);
+    free(got);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -588,6 +629,7 @@ int main(void)
     test_many_items(&h);
     test_return_value(&h);
     test_spirv(&h);
+    test_spirv_unpromoted(&h);
     harness_close(&h);
     return harness_finish();
 }
