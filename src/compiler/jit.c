@@ -86,13 +86,14 @@ static int forward_printf(const char *format, uint32_t count, const uint32_t *si
 static LLVMErrorRef define_runtime_symbols(void)
 {
     LLVMOrcCSymbolMapPair pair = {
-        .Name = LLVMOrcExecutionSessionIntern(LLVMOrcLLJITGetExecutionSession(jit),
-                                              CC_PRINTF_SYMBOL),
+        .Name =
+            LLVMOrcExecutionSessionIntern(LLVMOrcLLJITGetExecutionSession(jit), CC_PRINTF_SYMBOL),
         .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)forward_printf,
-                .Flags = {.GenericFlags =
-                              LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable}},
+                .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                          LLVMJITSymbolGenericFlagsCallable}},
     };
-    return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), LLVMOrcAbsoluteSymbols(&pair, 1));
+    return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
+                                 LLVMOrcAbsoluteSymbols(&pair, 1));
 }
 
 static int process_symbol_filter(void *context, LLVMOrcSymbolStringPoolEntryRef symbol)

@@ -76,8 +76,7 @@ static LLVMValueRef promoted_argument(LLVMBuilderRef builder, LLVMContextRef con
         if (LLVMGetIntTypeWidth(type) == 1)
             return LLVMBuildZExt(builder, value, LLVMInt32TypeInContext(context), "");
         return value;
-    default:
-        return value;
+    default: return value;
     }
 }
 

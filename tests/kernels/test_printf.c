@@ -127,27 +127,47 @@ struct scalar_case {
 };
 
 static const struct scalar_case scalar_cases[] = {
-    {"%d", 'i', NULL},       {"%i", 'i', NULL},        {"%+d", 'i', NULL},      {"% d", 'i', NULL},
-    {"[%-12d]", 'i', NULL},  {"[%12d]", 'i', NULL},    {"%012d", 'i', NULL},    {"%.8d", 'i', NULL},
-    {"%hd", 'i', NULL},      {"%hhd", 'i', NULL},      {"%hi", 'i', NULL},      {"%x", 'i', NULL},
-    {"%X", 'i', NULL},       {"%#x", 'i', NULL},       {"%o", 'i', NULL},       {"%#o", 'i', NULL},
-    {"%u", 'i', NULL},       {"%hu", 'i', NULL},       {"%hhu", 'i', NULL},     {"%hhx", 'i', NULL},
-    {"%hX", 'i', NULL},      {"%ld", 'l', NULL},       {"%li", 'l', NULL},      {"%lx", 'l', NULL},
-    {"%lX", 'l', NULL},      {"%lo", 'l', NULL},       {"%lu", 'l', NULL},      {"%+ld", 'l', NULL},
-    {"[%24ld]", 'l', NULL},  {"%u", 'u', NULL},        {"%x", 'u', NULL},       {"%#X", 'u', NULL},
-    {"%o", 'u', NULL},       {"%d", 'u', NULL},        {"%f", 'f', NULL},       {"%F", 'f', NULL},
-    {"%e", 'f', NULL},       {"%E", 'f', NULL},        {"%g", 'f', NULL},       {"%G", 'f', NULL},
-    {"%a", 'f', NULL},       {"%A", 'f', NULL},        {"%.2f", 'f', NULL},     {"[%10.3e]", 'f', NULL},
-    {"[%-12.4g]", 'f', NULL}, {"%+f", 'f', NULL},      {"%#g", 'f', NULL},      {"%010.2f", 'f', NULL},
-    {"%.0f", 'f', NULL},     {"%#.0f", 'f', NULL},     {"%.1a", 'f', NULL},     {"% e", 'f', NULL},
-    {"%f", 'd', NULL},       {"%.15g", 'd', NULL},     {"%e", 'd', NULL},       {"%a", 'd', NULL},
-    {"%lf", 'd', NULL},      {"%.17E", 'd', NULL},     {"%f", 'I', NULL},       {"%e", 'I', NULL},
-    {"%G", 'I', NULL},       {"%a", 'I', NULL},        {"%F", 'I', NULL},       {"[%8f]", 'M', NULL},
-    {"%g", 'M', NULL},       {"%f", 'N', NULL},        {"%E", 'N', NULL},       {"%a", 'N', NULL},
-    {"%c", 'c', NULL},       {"[%5c]", 'c', NULL},     {"[%-3c]", 'c', NULL},   {"%s", 's', "hello"},
-    {"[%10s]", 's', "right"}, {"[%-10s]", 's', "left"}, {"%.3s", 's', "truncated"},
-    {"<%s>", 's', ""}, {"%s", 'k', NULL},        {"%5.2s|%s", 'k', NULL}, {"%p", 'P', NULL},
-    {"100%%", 0, NULL},      {"%%d %d%%", 'i', NULL},  {"no conversion at all", 0, NULL},
+    {"%d", 'i', NULL},          {"%i", 'i', NULL},
+    {"%+d", 'i', NULL},         {"% d", 'i', NULL},
+    {"[%-12d]", 'i', NULL},     {"[%12d]", 'i', NULL},
+    {"%012d", 'i', NULL},       {"%.8d", 'i', NULL},
+    {"%hd", 'i', NULL},         {"%hhd", 'i', NULL},
+    {"%hi", 'i', NULL},         {"%x", 'i', NULL},
+    {"%X", 'i', NULL},          {"%#x", 'i', NULL},
+    {"%o", 'i', NULL},          {"%#o", 'i', NULL},
+    {"%u", 'i', NULL},          {"%hu", 'i', NULL},
+    {"%hhu", 'i', NULL},        {"%hhx", 'i', NULL},
+    {"%hX", 'i', NULL},         {"%ld", 'l', NULL},
+    {"%li", 'l', NULL},         {"%lx", 'l', NULL},
+    {"%lX", 'l', NULL},         {"%lo", 'l', NULL},
+    {"%lu", 'l', NULL},         {"%+ld", 'l', NULL},
+    {"[%24ld]", 'l', NULL},     {"%u", 'u', NULL},
+    {"%x", 'u', NULL},          {"%#X", 'u', NULL},
+    {"%o", 'u', NULL},          {"%d", 'u', NULL},
+    {"%f", 'f', NULL},          {"%F", 'f', NULL},
+    {"%e", 'f', NULL},          {"%E", 'f', NULL},
+    {"%g", 'f', NULL},          {"%G", 'f', NULL},
+    {"%a", 'f', NULL},          {"%A", 'f', NULL},
+    {"%.2f", 'f', NULL},        {"[%10.3e]", 'f', NULL},
+    {"[%-12.4g]", 'f', NULL},   {"%+f", 'f', NULL},
+    {"%#g", 'f', NULL},         {"%010.2f", 'f', NULL},
+    {"%.0f", 'f', NULL},        {"%#.0f", 'f', NULL},
+    {"%.1a", 'f', NULL},        {"% e", 'f', NULL},
+    {"%f", 'd', NULL},          {"%.15g", 'd', NULL},
+    {"%e", 'd', NULL},          {"%a", 'd', NULL},
+    {"%lf", 'd', NULL},         {"%.17E", 'd', NULL},
+    {"%f", 'I', NULL},          {"%e", 'I', NULL},
+    {"%G", 'I', NULL},          {"%a", 'I', NULL},
+    {"%F", 'I', NULL},          {"[%8f]", 'M', NULL},
+    {"%g", 'M', NULL},          {"%f", 'N', NULL},
+    {"%E", 'N', NULL},          {"%a", 'N', NULL},
+    {"%c", 'c', NULL},          {"[%5c]", 'c', NULL},
+    {"[%-3c]", 'c', NULL},      {"%s", 's', "hello"},
+    {"[%10s]", 's', "right"},   {"[%-10s]", 's', "left"},
+    {"%.3s", 's', "truncated"}, {"<%s>", 's', ""},
+    {"%s", 'k', NULL},          {"%5.2s|%s", 'k', NULL},
+    {"%p", 'P', NULL},          {"100%%", 0, NULL},
+    {"%%d %d%%", 'i', NULL},    {"no conversion at all", 0, NULL},
 };
 
 static const int value_i = -123456;
@@ -169,8 +189,8 @@ static void test_scalars(struct harness *h)
     for (int k = 0; k < n; k++) {
         const struct scalar_case *s = &scalar_cases[k];
         static const char *const args[128] = {
-            ['i'] = "i", ['l'] = "l", ['u'] = "u", ['f'] = "f", ['d'] = "d", ['c'] = "c",
-            ['I'] = "inf", ['M'] = "-inf", ['N'] = "nan", ['k'] = "message, message",
+            ['i'] = "i",  ['l'] = "l",   ['u'] = "u",    ['f'] = "f",   ['d'] = "d",
+            ['c'] = "c",  ['I'] = "inf", ['M'] = "-inf", ['N'] = "nan", ['k'] = "message, message",
             ['P'] = "out"};
         if (s->kind == 's')
             text_printf(&src, "    printf(\"%s\\n\", \"%s\");\n", s->format, s->text);
@@ -198,8 +218,8 @@ static void test_scalars(struct harness *h)
     capture_begin(&cap);
     run_1d(h, kernel, 1, 1);
     char *got = capture_end(&cap);
-    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof device_pointer,
-                                 &device_pointer, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof device_pointer, &device_pointer,
+                                 0, NULL, NULL));
 
     for (int k = 0; k < n; k++) {
         const struct scalar_case *s = &scalar_cases[k];
@@ -241,24 +261,42 @@ struct vector_case {
 };
 
 static const struct vector_case vector_cases[] = {
-    {"%v2hhd", "%hhd", "char2", 2, 'c'},     {"%v3hhu", "%hhu", "uchar3", 3, 'C'},
-    {"%v4hhd", "%hhd", "char4", 4, 'c'},     {"%v8hhx", "%hhx", "uchar8", 8, 'C'},
-    {"%v16hhd", "%hhd", "char16", 16, 'c'},  {"%#v4hho", "%#hho", "uchar4", 4, 'C'},
-    {"%v2hd", "%hd", "short2", 2, 's'},      {"%v3hx", "%hx", "ushort3", 3, 'S'},
-    {"%v4hu", "%hu", "ushort4", 4, 'S'},     {"%6v8hd", "%6hd", "short8", 8, 's'},
-    {"%v16hX", "%hX", "ushort16", 16, 'S'},  {"%v2hld", "%d", "int2", 2, 'i'},
-    {"%v3hli", "%i", "int3", 3, 'i'},        {"%+v4hld", "%+d", "int4", 4, 'i'},
-    {"%v4hlx", "%x", "uint4", 4, 'I'},       {"%v8hlu", "%u", "uint8", 8, 'I'},
-    {"%v16hld", "%d", "int16", 16, 'i'},     {"%v2ld", "%ld", "long2", 2, 'l'},
-    {"%v3lu", "%lu", "ulong3", 3, 'L'},      {"%v4lx", "%lx", "ulong4", 4, 'L'},
-    {"%v8ld", "%ld", "long8", 8, 'l'},       {"%v16lo", "%lo", "ulong16", 16, 'L'},
-    {"%v2hlf", "%f", "float2", 2, 'f'},      {"%v3hle", "%e", "float3", 3, 'f'},
-    {"%v4hlf", "%f", "float4", 4, 'f'},      {"%.2v4hlf", "%.2f", "float4", 4, 'f'},
-    {"%+10.3v4hle", "%+10.3e", "float4", 4, 'f'}, {"%v4hlg", "%g", "float4", 4, 'f'},
-    {"%v4hla", "%a", "float4", 4, 'f'},      {"%v8hlG", "%G", "float8", 8, 'f'},
-    {"%v16hlf", "%f", "float16", 16, 'f'},   {"%v2lf", "%f", "double2", 2, 'd'},
-    {"%v3le", "%e", "double3", 3, 'd'},      {"%v4lg", "%g", "double4", 4, 'd'},
-    {"%v8lA", "%A", "double8", 8, 'd'},      {"%.3v16lf", "%.3f", "double16", 16, 'd'},
+    {"%v2hhd", "%hhd", "char2", 2, 'c'},
+    {"%v3hhu", "%hhu", "uchar3", 3, 'C'},
+    {"%v4hhd", "%hhd", "char4", 4, 'c'},
+    {"%v8hhx", "%hhx", "uchar8", 8, 'C'},
+    {"%v16hhd", "%hhd", "char16", 16, 'c'},
+    {"%#v4hho", "%#hho", "uchar4", 4, 'C'},
+    {"%v2hd", "%hd", "short2", 2, 's'},
+    {"%v3hx", "%hx", "ushort3", 3, 'S'},
+    {"%v4hu", "%hu", "ushort4", 4, 'S'},
+    {"%6v8hd", "%6hd", "short8", 8, 's'},
+    {"%v16hX", "%hX", "ushort16", 16, 'S'},
+    {"%v2hld", "%d", "int2", 2, 'i'},
+    {"%v3hli", "%i", "int3", 3, 'i'},
+    {"%+v4hld", "%+d", "int4", 4, 'i'},
+    {"%v4hlx", "%x", "uint4", 4, 'I'},
+    {"%v8hlu", "%u", "uint8", 8, 'I'},
+    {"%v16hld", "%d", "int16", 16, 'i'},
+    {"%v2ld", "%ld", "long2", 2, 'l'},
+    {"%v3lu", "%lu", "ulong3", 3, 'L'},
+    {"%v4lx", "%lx", "ulong4", 4, 'L'},
+    {"%v8ld", "%ld", "long8", 8, 'l'},
+    {"%v16lo", "%lo", "ulong16", 16, 'L'},
+    {"%v2hlf", "%f", "float2", 2, 'f'},
+    {"%v3hle", "%e", "float3", 3, 'f'},
+    {"%v4hlf", "%f", "float4", 4, 'f'},
+    {"%.2v4hlf", "%.2f", "float4", 4, 'f'},
+    {"%+10.3v4hle", "%+10.3e", "float4", 4, 'f'},
+    {"%v4hlg", "%g", "float4", 4, 'f'},
+    {"%v4hla", "%a", "float4", 4, 'f'},
+    {"%v8hlG", "%G", "float8", 8, 'f'},
+    {"%v16hlf", "%f", "float16", 16, 'f'},
+    {"%v2lf", "%f", "double2", 2, 'd'},
+    {"%v3le", "%e", "double3", 3, 'd'},
+    {"%v4lg", "%g", "double4", 4, 'd'},
+    {"%v8lA", "%A", "double8", 8, 'd'},
+    {"%.3v16lf", "%.3f", "double16", 16, 'd'},
 };
 
 enum { VECTOR_STRIDE = 128 };
@@ -266,9 +304,13 @@ enum { VECTOR_STRIDE = 128 };
 static size_t element_size(char elem)
 {
     switch (elem) {
-    case 'c': case 'C': return 1;
-    case 's': case 'S': return 2;
-    case 'i': case 'I': case 'f': return 4;
+    case 'c':
+    case 'C': return 1;
+    case 's':
+    case 'S': return 2;
+    case 'i':
+    case 'I':
+    case 'f': return 4;
     default: return 8;
     }
 }
@@ -289,12 +331,36 @@ static void store_element(unsigned char *at, char elem, int k, int j)
 {
     long long v = int_element(k, j);
     switch (elem) {
-    case 'c': case 'C': { uint8_t x = (uint8_t)v; memcpy(at, &x, 1); break; }
-    case 's': case 'S': { uint16_t x = (uint16_t)v; memcpy(at, &x, 2); break; }
-    case 'i': case 'I': { uint32_t x = (uint32_t)v; memcpy(at, &x, 4); break; }
-    case 'l': case 'L': memcpy(at, &v, 8); break;
-    case 'f': { float x = (float)float_element(k, j); memcpy(at, &x, 4); break; }
-    default: { double x = float_element(k, j); memcpy(at, &x, 8); break; }
+    case 'c':
+    case 'C': {
+        uint8_t x = (uint8_t)v;
+        memcpy(at, &x, 1);
+        break;
+    }
+    case 's':
+    case 'S': {
+        uint16_t x = (uint16_t)v;
+        memcpy(at, &x, 2);
+        break;
+    }
+    case 'i':
+    case 'I': {
+        uint32_t x = (uint32_t)v;
+        memcpy(at, &x, 4);
+        break;
+    }
+    case 'l':
+    case 'L': memcpy(at, &v, 8); break;
+    case 'f': {
+        float x = (float)float_element(k, j);
+        memcpy(at, &x, 4);
+        break;
+    }
+    default: {
+        double x = float_element(k, j);
+        memcpy(at, &x, 8);
+        break;
+    }
     }
 }
 
@@ -303,14 +369,54 @@ static void format_element(struct text *t, const struct vector_case *v, const un
     switch (v->elem) {
     case 'c': text_printf(t, v->element_format, (int)(int8_t)at[0]); break;
     case 'C': text_printf(t, v->element_format, (unsigned)at[0]); break;
-    case 's': { int16_t x; memcpy(&x, at, 2); text_printf(t, v->element_format, (int)x); break; }
-    case 'S': { uint16_t x; memcpy(&x, at, 2); text_printf(t, v->element_format, (unsigned)x); break; }
-    case 'i': { int32_t x; memcpy(&x, at, 4); text_printf(t, v->element_format, x); break; }
-    case 'I': { uint32_t x; memcpy(&x, at, 4); text_printf(t, v->element_format, x); break; }
-    case 'l': { long x; memcpy(&x, at, 8); text_printf(t, v->element_format, x); break; }
-    case 'L': { unsigned long x; memcpy(&x, at, 8); text_printf(t, v->element_format, x); break; }
-    case 'f': { float x; memcpy(&x, at, 4); text_printf(t, v->element_format, (double)x); break; }
-    default: { double x; memcpy(&x, at, 8); text_printf(t, v->element_format, x); break; }
+    case 's': {
+        int16_t x;
+        memcpy(&x, at, 2);
+        text_printf(t, v->element_format, (int)x);
+        break;
+    }
+    case 'S': {
+        uint16_t x;
+        memcpy(&x, at, 2);
+        text_printf(t, v->element_format, (unsigned)x);
+        break;
+    }
+    case 'i': {
+        int32_t x;
+        memcpy(&x, at, 4);
+        text_printf(t, v->element_format, x);
+        break;
+    }
+    case 'I': {
+        uint32_t x;
+        memcpy(&x, at, 4);
+        text_printf(t, v->element_format, x);
+        break;
+    }
+    case 'l': {
+        long x;
+        memcpy(&x, at, 8);
+        text_printf(t, v->element_format, x);
+        break;
+    }
+    case 'L': {
+        unsigned long x;
+        memcpy(&x, at, 8);
+        text_printf(t, v->element_format, x);
+        break;
+    }
+    case 'f': {
+        float x;
+        memcpy(&x, at, 4);
+        text_printf(t, v->element_format, (double)x);
+        break;
+    }
+    default: {
+        double x;
+        memcpy(&x, at, 8);
+        text_printf(t, v->element_format, x);
+        break;
+    }
     }
 }
 
@@ -367,8 +473,10 @@ static const char *items_source =
     "kernel void items(global const int4 *v)\n"
     "{\n"
     "    uint gid = get_global_id(0);\n"
-    "    printf(\"item %u of %u in group %u: %v4hld and %s, %f\\n\", gid, (uint)get_global_size(0),\n"
-    "           (uint)get_group_id(0), v[gid], \"a string that makes the line longer\", gid * 0.5f);\n"
+    "    printf(\"item %u of %u in group %u: %v4hld and %s, %f\\n\", gid, "
+    "(uint)get_global_size(0),\n"
+    "           (uint)get_group_id(0), v[gid], \"a string that makes the line longer\", gid * "
+    "0.5f);\n"
     "}\n"
     "kernel void items_barrier(global const int4 *v, local int *scratch)\n"
     "{\n"
@@ -483,14 +591,13 @@ static void test_return_value(struct harness *h)
 {
     /* 6.13.13.3: 0 on success, -1 otherwise; a vector conversion without a
      * length modifier is one the spec leaves undefined */
-    static const char *source =
-        "kernel void results(global int *r)\n"
-        "{\n"
-        "    r[0] = printf(\"ok %d\\n\", 1);\n"
-        "    r[1] = printf(\"%v4d\\n\", (int4)(1, 2, 3, 4));\n"
-        "    r[2] = printf(\"%d %d\\n\", 5);\n"
-        "    r[3] = printf(\"fine\\n\");\n"
-        "}\n";
+    static const char *source = "kernel void results(global int *r)\n"
+                                "{\n"
+                                "    r[0] = printf(\"ok %d\\n\", 1);\n"
+                                "    r[1] = printf(\"%v4d\\n\", (int4)(1, 2, 3, 4));\n"
+                                "    r[2] = printf(\"%d %d\\n\", 5);\n"
+                                "    r[3] = printf(\"fine\\n\");\n"
+                                "}\n";
     cl_program program = harness_build(h, source, "-w");
     REQUIRE(program);
     cl_kernel kernel = harness_kernel(program, "results");

@@ -198,17 +198,28 @@ static void host_spec(const struct spec *spec, const char *c_length, char *text,
         snprintf(width, sizeof width, "%u", spec->width);
     if (spec->has_precision)
         snprintf(precision, sizeof precision, ".%u", spec->precision);
-    snprintf(text, size, "%%%s%s%s%s%c", spec->flags, width, precision, c_length,
-             spec->conversion);
+    snprintf(text, size, "%%%s%s%s%s%c", spec->flags, width, precision, c_length, spec->conversion);
 }
 
 static int64_t load_unsigned(const unsigned char *at, size_t size)
 {
     switch (size) {
     case 1: return at[0];
-    case 2: { uint16_t v; memcpy(&v, at, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, at, 4); return v; }
-    default: { int64_t v; memcpy(&v, at, 8); return v; }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, at, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, at, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, at, 8);
+        return v;
+    }
     }
 }
 
@@ -216,9 +227,21 @@ static int64_t load_signed(const unsigned char *at, size_t size)
 {
     switch (size) {
     case 1: return (int8_t)at[0];
-    case 2: { int16_t v; memcpy(&v, at, 2); return v; }
-    case 4: { int32_t v; memcpy(&v, at, 4); return v; }
-    default: { int64_t v; memcpy(&v, at, 8); return v; }
+    case 2: {
+        int16_t v;
+        memcpy(&v, at, 2);
+        return v;
+    }
+    case 4: {
+        int32_t v;
+        memcpy(&v, at, 4);
+        return v;
+    }
+    default: {
+        int64_t v;
+        memcpy(&v, at, 8);
+        return v;
+    }
     }
 }
 
@@ -247,8 +270,8 @@ static bool format_argument(struct output *out, const struct spec *spec, const u
     char host[64];
     bool is_float = strchr("fFeEgGaA", spec->conversion) != NULL;
     if (spec->vector) {
-        static const unsigned element_sizes[] = {[LENGTH_HH] = 1, [LENGTH_H] = 2,
-                                                 [LENGTH_HL] = 4, [LENGTH_L] = 8};
+        static const unsigned element_sizes[] = {
+            [LENGTH_HH] = 1, [LENGTH_H] = 2, [LENGTH_HL] = 4, [LENGTH_L] = 8};
         size_t element = element_sizes[spec->length];
         size_t stored = spec->vector == 3 ? 4 : spec->vector; /* 6.1.5: vec3 takes vec4's space */
         if (size != element * stored)
@@ -296,8 +319,7 @@ static bool format_argument(struct output *out, const struct spec *spec, const u
             output_format(out, host, pointer);
         return true;
     }
-    default:
-        break;
+    default: break;
     }
     if (is_float) {
         double value;
@@ -355,8 +377,7 @@ int cpu_printf(const char *format, uint32_t count, const uint32_t *sizes, const 
             p++;
             continue;
         }
-        if (next >= count ||
-            !format_argument(&out, &spec, args + offset, sizes[next])) {
+        if (next >= count || !format_argument(&out, &spec, args + offset, sizes[next])) {
             undefined = true;
             output_append(&out, p, (size_t)(end - p));
         }
