@@ -130,8 +130,14 @@ static cl_int lower_call(LLVMModuleRef module, LLVMValueRef call, LLVMValueRef t
             LLVMSetAlignment(store, 8);
         }
     }
-    LLVMValueRef args[4] = {LLVMGetOperand(call, 0), LLVMConstInt(i32, count, 0), sizes_ptr,
-                            data_ptr};
+    /* SPIR-V may give a call's format another address space than the
+     * declaration's (all are plain pointers on this device) */
+    LLVMTypeRef format_type;
+    LLVMGetParamTypes(target_type, &format_type);
+    LLVMValueRef format = LLVMGetOperand(call, 0);
+    if (LLVMTypeOf(format) != format_type)
+        format = LLVMBuildAddrSpaceCast(builder, format, format_type, "");
+    LLVMValueRef args[4] = {format, LLVMConstInt(i32, count, 0), sizes_ptr, data_ptr};
     LLVMValueRef lowered = LLVMBuildCall2(builder, target_type, target, args, 4, "");
     LLVMReplaceAllUsesWith(call, lowered);
     LLVMInstructionEraseFromParent(call);

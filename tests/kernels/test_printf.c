@@ -621,6 +621,58 @@ static void test_return_value(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* ---- separate compilation and binaries ----------------------------------- */
+
+static void expect_linked_output(struct harness *h, cl_program program, const char *what)
+{
+    cl_kernel kernel = harness_kernel(program, "linked");
+    cl_int x = 9;
+    CHECK_OK(harness_args(kernel, 1, ARG(x)));
+    struct capture cap;
+    capture_begin(&cap);
+    run_1d(h, kernel, 2, 1);
+    char *got = capture_end(&cap);
+    check_text(what, got, "linked 9 0.500000,9.000000\nlinked 9 0.500000,9.000000\n");
+    free(got);
+    clReleaseKernel(kernel);
+}
+
+/* printf through clCompileProgram + clLinkProgram, and through a program
+ * binary built again (the binary keeps the printf calls as written). */
+static void test_compile_link_binary(struct harness *h)
+{
+    static const char *source = "kernel void linked(int x)\n"
+                                "{\n"
+                                "    printf(\"linked %d %v2hlf\\n\", x, (float2)(0.5f, x));\n"
+                                "}\n";
+    cl_int err;
+    cl_program compiled = clCreateProgramWithSource(h->context, 1, &source, NULL, &err);
+    CHECK_OK(err);
+    CHECK_OK(clCompileProgram(compiled, 1, &h->device, "-cl-std=CL2.0", 0, NULL, NULL, NULL, NULL));
+    cl_program linked =
+        clLinkProgram(h->context, 1, &h->device, "", 1, &compiled, NULL, NULL, &err);
+    CHECK_OK(err);
+    REQUIRE(linked);
+    expect_linked_output(h, linked, "compiled and linked");
+
+    size_t size = 0;
+    CHECK_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+    unsigned char *binary = malloc(size);
+    REQUIRE(binary);
+    CHECK_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
+    const unsigned char *binaries[1] = {binary};
+    cl_program rebuilt =
+        clCreateProgramWithBinary(h->context, 1, &h->device, &size, binaries, NULL, &err);
+    CHECK_OK(err);
+    REQUIRE(rebuilt);
+    CHECK_OK(clBuildProgram(rebuilt, 1, &h->device, "", NULL, NULL));
+    expect_linked_output(h, rebuilt, "from a binary");
+    free(binary);
+    clReleaseProgram(rebuilt);
+    clReleaseProgram(linked);
+    clReleaseProgram(compiled);
+}
+
 /* ---- SPIR-V -------------------------------------------------------------- */
 
 static unsigned char *load(const char *path, size_t *size)
@@ -735,6 +787,7 @@ int main(void)
     test_vectors(&h, "-cl-std=CL1.2 -cl-opt-disable");
     test_many_items(&h);
     test_return_value(&h);
+    test_compile_link_binary(&h);
     test_spirv(&h);
     test_spirv_unpromoted(&h);
     harness_close(&h);
