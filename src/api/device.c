@@ -230,8 +230,8 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_EXECUTION_CAPABILITIES:
         return answer_ulong(out, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
-        /* Table 4.3's full-profile minimum, 1 MiB. printf itself is not
-         * implemented yet: a kernel calling it fails to build, naming it. */
+        /* Table 4.3's full-profile minimum, 1 MiB: the most one printf
+         * call writes (src/devices/cpu/printf.c). */
         return answer_size(out, 1 * MIB);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return answer_bool(out, CL_TRUE);
 

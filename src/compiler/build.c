@@ -292,7 +292,8 @@ static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
             continue;
         size_t length;
         const char *name = LLVMGetValueName2(fn, &length);
-        if (strncmp(name, "__", 2) && cc_jit_symbol_allowed(name))
+        if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
+            !strcmp(name, CC_PRINTF_SYMBOL))
             continue;
         const char *plain = name;
         size_t plain_length = length;
@@ -440,6 +441,8 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     }
     program->global_variable_size = global_variable_size(module);
     if ((err = cc_link_builtins(module, log)))
+        goto out;
+    if ((err = cc_lower_printf(module, log)))
         goto out;
     timer_step(timer, "link");
     if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,

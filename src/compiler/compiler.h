@@ -163,6 +163,24 @@ const struct cc_kernel_info *cc_program_find_kernel(const struct cc_program *pro
 /* Frees the code and the kernel table; no wg function may run afterwards. */
 void cc_program_free(struct cc_program *program);
 
+/* printf (OpenCL C 6.13.13). The generated code calls, once per printf
+ * call of a work-item,
+ *
+ *   int CC_PRINTF_SYMBOL(const char *format, uint32_t count,
+ *                        const uint32_t *sizes, const void *data);
+ *
+ * `format` is the kernel's format string; argument i (0 <= i < count) is
+ * sizes[i] bytes at the next 8-byte aligned offset of `data` (the first at
+ * 0): int and narrower integers as int, long as long, float and double as
+ * double, pointers as pointers, an n-element vector as its elements in
+ * order (3-element vectors take the space of 4). The result is printf's.
+ * The device sets the function before any program is built; until then the
+ * call returns -1. */
+#define CC_PRINTF_SYMBOL "__cpucl_printf"
+typedef int (*cc_printf_fn)(const char *format, uint32_t count, const uint32_t *sizes,
+                            const void *data);
+void cc_set_printf(cc_printf_fn fn);
+
 /* Facts about the host the device layer reports (from LLVM). */
 const char *cc_host_cpu_name(void);
 

@@ -7,6 +7,7 @@
  *   frontend.cpp OpenCL C -> LLVM IR, in process (the only C++ file)
  *   library.c    link the built-in library bitcode of src/builtins
  *   metadata.c   kernel_arg_* metadata -> cc_kernel_info
+ *   printf.c     printf calls -> calls of the device's printf, arguments in memory
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   regions.c    kernels with barriers -> loops over the code between them
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
@@ -109,6 +110,10 @@ void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels
  * vectorizer vectorized one of its loops and the widest vector it uses. */
 void cc_report_vectorization(LLVMModuleRef module, const struct cc_kernel_info *kernels,
                              unsigned num_kernels);
+
+/* printf.c: every call of the variadic printf becomes a call of
+ * CC_PRINTF_SYMBOL (compiler.h) with its arguments stored in memory. */
+cl_int cc_lower_printf(LLVMModuleRef module, struct cc_log *log);
 
 /* The spir_kernel calling convention (COMPILER-NOTES 1). */
 #define CC_SPIR_KERNEL_CC 76

@@ -7,9 +7,11 @@
  * programs live in the JIT's main JITDylib, so the only symbols a program
  * exports are its work-group functions, whose names carry a program serial
  * number (build.c). The main JITDylib resolves the C math library and
- * LLVM's code-generation helpers from this process (cc_jit_symbol_allowed).
+ * LLVM's code-generation helpers from this process (cc_jit_symbol_allowed),
+ * and CC_PRINTF_SYMBOL to a forwarder to the device's printf.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +65,35 @@ bool cc_jit_symbol_allowed(const char *name)
     if (!strcmp(name, "lgammaf_r"))
         return true;
     return name[0] == '_' && name[1] == '_' && strncmp(name, "__cpucl", 7) != 0;
+}
+
+/* The device's printf (cc_set_printf). The JIT binds CC_PRINTF_SYMBOL once,
+ * to forward_printf, so the device may set it at any time. */
+static _Atomic(cc_printf_fn) device_printf;
+
+void cc_set_printf(cc_printf_fn fn)
+{
+    atomic_store(&device_printf, fn);
+}
+
+static int forward_printf(const char *format, uint32_t count, const uint32_t *sizes,
+                          const void *data)
+{
+    cc_printf_fn fn = atomic_load(&device_printf);
+    return fn ? fn(format, count, sizes, data) : -1;
+}
+
+static LLVMErrorRef define_runtime_symbols(void)
+{
+    LLVMOrcCSymbolMapPair pair = {
+        .Name =
+            LLVMOrcExecutionSessionIntern(LLVMOrcLLJITGetExecutionSession(jit), CC_PRINTF_SYMBOL),
+        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)forward_printf,
+                .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                          LLVMJITSymbolGenericFlagsCallable}},
+    };
+    return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
+                                 LLVMOrcAbsoluteSymbols(&pair, 1));
 }
 
 static int process_symbol_filter(void *context, LLVMOrcSymbolStringPoolEntryRef symbol)
@@ -150,6 +181,11 @@ static void initialize(void)
         return;
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    failure = define_runtime_symbols();
+    if (failure) {
+        LLVMConsumeError(failure);
+        return;
+    }
     host_ok = host.data_layout != NULL;
 }
 

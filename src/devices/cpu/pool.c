@@ -19,6 +19,7 @@
 
 #include "devices/cpu/cpu.h"
 #include "devices/cpu/fibers.h"
+#include "devices/cpu/printf.h"
 #include "devices/cpu/topology.h"
 
 #define ARENA_SIZE (256u * 1024u)
@@ -50,8 +51,12 @@ struct cpu_device {
 
 static void job_finish(struct cpu_job *job)
 {
-    if (atomic_fetch_sub(&job->refs, 1) == 1)
+    if (atomic_fetch_sub(&job->refs, 1) == 1) {
+        /* 6.13.13.1: printf output is visible once the kernel is complete */
+        if (job->kind == CPU_JOB_KERNEL)
+            cpu_printf_flush();
         job->on_done(job->context, atomic_load(&job->status));
+    }
 }
 
 static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *worker)
@@ -310,6 +315,7 @@ static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
 static void device_init(void)
 {
+    cc_set_printf(cpu_printf);
     the_device = device_create();
 }
 
