@@ -126,6 +126,7 @@ struct regions {
      * only then can work-items part ways (some returned, some went on), and
      * only then do the work-group function's loops check each one's status. */
     bool may_mix;
+    bool too_many; /* more barriers than MAX_REGIONS: the caller uses fibers */
     struct list group_allocas; /* those, in slot order: one region argument each */
     unsigned first_group_param;
     size_t uniform_size; /* bytes of group slots; the context starts with
@@ -389,6 +390,7 @@ static void find_regions(struct regions *r)
         if (!(first && LLVMIsACallInst(first) && r->is_barrier(first)))
             continue;
         if (r->num_regions == MAX_REGIONS) {
+            r->too_many = true;
             r->failed = true;
             return;
         }
@@ -1225,8 +1227,10 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
 }
 
 LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
-                              bool (*is_barrier)(LLVMValueRef call), struct cc_log *log)
+                              bool (*is_barrier)(LLVMValueRef call), bool *unsuitable,
+                              struct cc_log *log)
 {
+    *unsuitable = false;
     struct regions r = {0};
     r.module = module;
     r.context = LLVMGetModuleContext(module);
@@ -1295,7 +1299,10 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
                 "cpucl: kernel %s: %u regions, %zu bytes per work-item, %zu for the group\n",
                 kernel_name, r.num_regions, r.per_item, r.uniform_size);
 out:
-    if (r.failed) {
+    if (r.failed && r.too_many) {
+        *unsuitable = true;
+        wg = NULL;
+    } else if (r.failed) {
         cc_log_printf(log, "error: kernel '%s': out of memory splitting it at its barriers\n",
                       kernel_name);
         wg = NULL;

@@ -1160,8 +1160,12 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             }
             split_at = is_any_barrier;
         }
-        wgs[i].exported = cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, log);
-        if (!wgs[i].exported)
+        bool unsuitable;
+        wgs[i].exported =
+            cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable, log);
+        if (!wgs[i].exported && unsuitable && !back_to_fibers(module, b, &wgs[i]))
+            err = CL_OUT_OF_HOST_MEMORY;
+        else if (!wgs[i].exported && !unsuitable)
             err = CL_OUT_OF_HOST_MEMORY;
     }
     LLVMDisposeBuilder(b);

@@ -347,6 +347,43 @@ static void run_all(struct harness *h, cl_program program)
     check_mixed(h, program, 2, global2, local2, 1, 50);
 }
 
+/* More barriers than regions.c splits a kernel at (1024): the kernel runs
+ * on fibers instead, with the same results. */
+static void check_many_barriers(struct harness *h)
+{
+    enum { BARRIERS = 1100, LOCAL = 16 };
+    size_t size = 256 + BARRIERS * 64;
+    char *source = malloc(size), *p = source;
+    REQUIRE(source);
+    p += sprintf(p, "kernel void many(global int *out)\n{\n    local int t[%d];\n"
+                    "    int l = get_local_id(0), v = l;\n", LOCAL);
+    for (int i = 0; i < BARRIERS / 2; i++)
+        p += sprintf(p,
+                     "    t[l] = v; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    v = t[(l + 1) %% %d] + 1; barrier(CLK_LOCAL_MEM_FENCE);\n",
+                     LOCAL);
+    p += sprintf(p, "    out[get_global_id(0)] = v;\n}\n");
+    cl_program program = harness_build(h, source, "");
+    free(source);
+    REQUIRE(program);
+    cl_kernel k = harness_kernel(program, "many");
+    int out[2 * LOCAL];
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    CHECK_OK(harness_args(k, 1, ARG(d)));
+    size_t global = 2 * LOCAL, local = LOCAL;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    /* each round (two barriers) moves every value one place down and
+     * adds 1 */
+    int bad = 0, rounds = BARRIERS / 2;
+    for (int i = 0; i < 2 * LOCAL; i++)
+        bad += out[i] != (i % LOCAL + rounds) % LOCAL + rounds;
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -361,6 +398,7 @@ int main(void)
         clReleaseProgram(program);
     }
     unsetenv("CPUCL_BARRIERS");
+    check_many_barriers(&h);
     harness_close(&h);
     return harness_finish();
 }
