@@ -520,11 +520,12 @@ clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *p
             err = CL_INVALID_VALUE;
             break;
         }
-        count = units / (unsigned)(n > (cl_device_partition_property)units ? units + 1 : n);
-        if (count == 0) {
-            err = CL_DEVICE_PARTITION_FAILED;
+        /* more compute units a sub-device than the device has */
+        if (n > (cl_device_partition_property)units) {
+            err = CL_INVALID_DEVICE_PARTITION_COUNT;
             break;
         }
+        count = units / (unsigned)n;
         for (unsigned u = 0; u < units; u++)
             group[u] = u / (unsigned)n < count ? u / (unsigned)n : count; /* the rest: unused */
         partition_size = 3 * sizeof *properties;
@@ -583,6 +584,15 @@ clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *p
         break;
     }
     default: err = CL_INVALID_VALUE;
+    }
+    /* One sub-device with every compute unit is the device again: it
+     * "could not be further partitioned" (4.3.1, as the CTS reads it). */
+    if (!err && count == 1) {
+        bool all = true;
+        for (unsigned u = 0; u < units; u++)
+            all &= group[u] == 0;
+        if (all)
+            err = CL_DEVICE_PARTITION_FAILED;
     }
     if (!err && out_devices && num_devices < count)
         err = CL_INVALID_VALUE;

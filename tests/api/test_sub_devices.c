@@ -68,8 +68,16 @@ int main(void)
     CHECK_OK(clGetDeviceInfo(root, CL_DEVICE_PARTITION_TYPE, 0, NULL, &size));
     CHECK(size == 0); /* a root device was not partitioned */
 
-    /* equally, one compute unit each */
+    /* equally, one compute unit each; all of them in one sub-device would
+     * be the device itself */
     cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_partition_property whole[] = {CL_DEVICE_PARTITION_EQUALLY, units, 0};
+    CHECK_ERR(clCreateSubDevices(root, whole, 0, NULL, &made), CL_DEVICE_PARTITION_FAILED);
+    if (units < 2) {
+        CHECK_ERR(clCreateSubDevices(root, equally, 0, NULL, &made), CL_DEVICE_PARTITION_FAILED);
+        harness_close(&h);
+        return harness_finish();
+    }
     CHECK_OK(clCreateSubDevices(root, equally, 0, NULL, &made));
     CHECK(made == units);
     cl_uint n = made < 7 ? made : 7;
@@ -163,7 +171,7 @@ int main(void)
     CHECK_ERR(clCreateSubDevices(root, zero, 8, subs, &made), CL_INVALID_VALUE);
     cl_device_partition_property more[] = {CL_DEVICE_PARTITION_EQUALLY,
                                            (cl_device_partition_property)units + 1, 0};
-    CHECK_ERR(clCreateSubDevices(root, more, 8, subs, &made), CL_DEVICE_PARTITION_FAILED);
+    CHECK_ERR(clCreateSubDevices(root, more, 8, subs, &made), CL_INVALID_DEVICE_PARTITION_COUNT);
     CHECK_ERR(clCreateSubDevices(root, NULL, 8, subs, &made), CL_INVALID_VALUE);
     CHECK_ERR(clCreateSubDevices(NULL, equally, 8, subs, &made), CL_INVALID_DEVICE);
     CHECK_ERR(clReleaseDevice(NULL), CL_INVALID_DEVICE);
