@@ -426,14 +426,21 @@ static const struct {
     {CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE, CPU_DOMAIN_L1},
 };
 
-/* The affinity domains the machine describes (hwloc knows the level). */
+static unsigned group_units(cl_device_id device, enum cpu_domain level, unsigned *group);
+
+/* The affinity domains that split this device in two or more (hwloc knows
+ * the level and the device spans more than one of its groups), and then
+ * next-partitionable. A level with one group would give the device back:
+ * not offered, so no application partitions by it in a loop. */
 static cl_device_affinity_domain affinity_domains(cl_device_id device)
 {
-    cl_device_affinity_domain domains = CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        if (cpu_device_domain(device->cpu, unit_worker(device, 0), levels[i].level) >= 0)
+    cl_device_affinity_domain domains = 0;
+    unsigned *group = malloc((device->compute_units ? device->compute_units : 1) * sizeof *group);
+    for (size_t i = 0; group && i < sizeof levels / sizeof levels[0]; i++)
+        if (group_units(device, levels[i].level, group) >= 2)
             domains |= levels[i].domain;
-    return domains;
+    free(group);
+    return domains ? domains | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
 }
 
 /* Group numbers of device's compute units at one level, renumbered 0, 1,
