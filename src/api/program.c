@@ -289,7 +289,8 @@ static cl_int build_il(cl_program program, char **log, struct cc_program **built
 {
     void *object = NULL, *library = NULL;
     size_t object_size = 0, library_size = 0;
-    cl_int err = cc_translate_spirv(program->il, program->il_size, log, &object, &object_size);
+    cl_int err = cc_translate_spirv(program->il, program->il_size, program->spec_constants,
+                                    program->num_spec_constants, log, &object, &object_size);
     if (!err) {
         char *link_log = NULL;
         const void *input = object;
@@ -557,9 +558,34 @@ clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t s
 {
     if (!api_valid_program(program))
         return CL_INVALID_PROGRAM;
-    /* 5.8.3: only programs created from IL have specialization constants.
-     * Applying them to SPIR-V is not implemented yet (README). */
-    return program->il ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
+    /* 5.8.1: only programs created from IL have specialization constants;
+     * the value is used by the next build. */
+    if (!program->il)
+        return CL_INVALID_PROGRAM;
+    if (!spec_value)
+        return CL_INVALID_VALUE;
+    pthread_mutex_lock(&program->lock);
+    cl_int err = CL_SUCCESS;
+    if (!program->spec_constants_read) {
+        err = cc_spirv_spec_constants(program->il, program->il_size, &program->spec_constants,
+                                      &program->num_spec_constants);
+        program->spec_constants_read = err == CL_SUCCESS;
+    }
+    struct cc_spec_constant *constant = NULL;
+    for (unsigned i = 0; !err && i < program->num_spec_constants; i++)
+        if (program->spec_constants[i].id == spec_id)
+            constant = &program->spec_constants[i];
+    if (!err && !constant)
+        err = CL_INVALID_SPEC_ID;
+    else if (!err && spec_size != constant->size)
+        err = CL_INVALID_VALUE;
+    if (!err) {
+        constant->value = 0;
+        memcpy(&constant->value, spec_value, spec_size);
+        constant->set = 1;
+    }
+    pthread_mutex_unlock(&program->lock);
+    return err;
 }
 
 /* --- separate compilation and linking (5.8.3, 5.8.4) --- */
@@ -607,7 +633,8 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     if (!options_copy)
         err = CL_OUT_OF_HOST_MEMORY;
     else if (program->il) /* 5.8.3: headers and options do not apply to IL */
-        err = cc_translate_spirv(program->il, program->il_size, &log, &object, &object_size);
+        err = cc_translate_spirv(program->il, program->il_size, program->spec_constants,
+                                 program->num_spec_constants, &log, &object, &object_size);
     else
         err = cc_compile(program->source, options_copy, num_input_headers,
                          (const char *const *)header_include_names, sources, &log, &object,

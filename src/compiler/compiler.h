@@ -144,7 +144,26 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
  * cc_compile makes them (for cc_link), or CL_BUILD_PROGRAM_FAILURE with the
  * translator's messages in *log. */
 int cc_il_is_spirv(const void *il, size_t size);
-cl_int cc_translate_spirv(const void *il, size_t size, char **log, void **bitcode,
+
+/* A SPIR-V specialization constant (API spec 5.8.1, SPIR-V 2.12): its
+ * SpecId, its size in bytes, the translator's name of its type (i1, i8,
+ * i16, i32, i64, f16, f32, f64), and the value
+ * clSetProgramSpecializationConstant gave, if any (little-endian bytes). */
+struct cc_spec_constant {
+    uint32_t id;
+    uint32_t size;
+    char type[8];
+    int set;
+    uint64_t value;
+};
+/* The specialization constants a SPIR-V module declares (*constants
+ * malloc'd, NULL when none); CL_INVALID_VALUE when the module is not well
+ * formed enough to say. */
+cl_int cc_spirv_spec_constants(const void *il, size_t size, struct cc_spec_constant **constants,
+                               unsigned *count);
+/* The constants that are set replace their defaults in the module. */
+cl_int cc_translate_spirv(const void *il, size_t size, const struct cc_spec_constant *constants,
+                          unsigned num_constants, char **log, void **bitcode,
                           size_t *bitcode_size);
 
 /* The program as LLVM bitcode before the built-ins were linked: cc_link

@@ -9,13 +9,19 @@
  * layout, spir_func calls become C calls (a calling-convention mismatch
  * would make them poison), no noinline/optnone.
  *
+ * Specialization constants: cc_spirv_spec_constants reads their SpecIds and
+ * types from the module's words; the values set are handed to the
+ * translator as --spec-const=id:type:value.
+ *
  * Not yet: 8-byte vectors at calls into the built-in library keep SPIR's
- * <2 x i32> form where the library has x86's coerced one, and
- * specialization constants are not applied.
+ * <2 x i32> form where the library has x86's coerced one.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +79,147 @@ static char *read_file(const char *path, size_t *size)
     return data;
 }
 
+/* --- specialization constants --- */
+
+enum {
+    OP_TYPE_BOOL = 20,
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_SPEC_CONSTANT_TRUE = 48,
+    OP_SPEC_CONSTANT_FALSE = 49,
+    OP_SPEC_CONSTANT = 50,
+    OP_DECORATE = 71,
+    DECORATION_SPEC_ID = 1,
+};
+
+/* One pass over the instructions: the SpecId decorations, the scalar
+ * types, and the spec constants that have a SpecId. */
+cl_int cc_spirv_spec_constants(const void *il, size_t size, struct cc_spec_constant **constants,
+                               unsigned *count)
+{
+    *constants = NULL;
+    *count = 0;
+    if (size % 4 || size < 20 || !cc_il_is_spirv(il, size))
+        return CL_INVALID_VALUE;
+    const uint32_t *words = il;
+    size_t n = size / 4;
+    uint32_t bound = words[3];
+    if (bound == 0 || bound > (1u << 24))
+        return CL_INVALID_VALUE;
+    uint32_t *spec_id = calloc(bound, sizeof *spec_id); /* id -> SpecId + 1 */
+    uint16_t *type_bits = calloc(bound, sizeof *type_bits); /* id -> width, 1 for bool */
+    char *type_kind = calloc(bound, 1);                       /* 'i', 'f', 'b' */
+    struct cc_spec_constant *list = NULL;
+    unsigned used = 0;
+    cl_int err = spec_id && type_bits && type_kind ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    for (size_t at = 5; at < n && !err;) {
+        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
+        if (length == 0 || at + length > n) {
+            err = CL_INVALID_VALUE;
+            break;
+        }
+        const uint32_t *op = words + at;
+        if (opcode == OP_DECORATE && length >= 4 && op[2] == DECORATION_SPEC_ID && op[1] < bound)
+            spec_id[op[1]] = op[3] + 1;
+        else if (opcode == OP_TYPE_BOOL && length >= 2 && op[1] < bound)
+            type_kind[op[1]] = 'b', type_bits[op[1]] = 1;
+        else if ((opcode == OP_TYPE_INT || opcode == OP_TYPE_FLOAT) && length >= 3 &&
+                 op[1] < bound)
+            type_kind[op[1]] = opcode == OP_TYPE_INT ? 'i' : 'f', type_bits[op[1]] = (uint16_t)op[2];
+        else if ((opcode == OP_SPEC_CONSTANT_TRUE || opcode == OP_SPEC_CONSTANT_FALSE ||
+                  opcode == OP_SPEC_CONSTANT) &&
+                 length >= 3 && op[1] < bound && op[2] < bound && spec_id[op[2]]) {
+            /* SPIR-V puts decorations before the constants they name */
+            struct cc_spec_constant *more = realloc(list, (used + 1) * sizeof *more);
+            if (!more) {
+                err = CL_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            list = more;
+            struct cc_spec_constant *c = &list[used++];
+            memset(c, 0, sizeof *c);
+            c->id = spec_id[op[2]] - 1;
+            unsigned bits = type_bits[op[1]];
+            char kind = type_kind[op[1]];
+            c->size = kind == 'b' ? 1 : bits / 8;
+            if (kind == 'b')
+                strcpy(c->type, "i1");
+            else if ((kind == 'i' && (bits == 8 || bits == 16 || bits == 32 || bits == 64)) ||
+                     (kind == 'f' && (bits == 16 || bits == 32 || bits == 64)))
+                snprintf(c->type, sizeof c->type, "%c%u", kind, bits);
+            else
+                used--; /* a type the API cannot set: leave it to its default */
+        }
+        at += length;
+    }
+    free(spec_id), free(type_bits), free(type_kind);
+    if (err) {
+        free(list);
+        return err;
+    }
+    *constants = list;
+    *count = used;
+    return CL_SUCCESS;
+}
+
+/* "id:type:value" for the translator: integers as unsigned decimals of
+ * their bits, floating point with enough digits to come back exact. */
+static int spec_entry(const struct cc_spec_constant *c, char *out, size_t size)
+{
+    if (c->type[0] == 'f') {
+        double value;
+        if (c->size == 8) {
+            memcpy(&value, &c->value, 8);
+        } else if (c->size == 4) {
+            float f;
+            memcpy(&f, &c->value, 4);
+            value = f;
+        } else { /* half: sign, 5-bit exponent, 10-bit mantissa */
+            unsigned h = (unsigned)(c->value & 0xffff), e = (h >> 10) & 31, m = h & 1023;
+            value = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY)
+                                                     : ldexp(m + 1024, (int)e - 25);
+            if (h & 0x8000)
+                value = -value;
+        }
+        return snprintf(out, size, "%u:%s:%.17g", c->id, c->type, value);
+    }
+    uint64_t bits = c->size == 8 ? c->value : c->value & ((1ull << (8 * c->size)) - 1);
+    if (!strcmp(c->type, "i1"))
+        bits = bits != 0;
+    return snprintf(out, size, "%u:%s:%llu", c->id, c->type, (unsigned long long)bits);
+}
+
 /* Runs llvm-spirv-15 -r on `spv`, writing `bc`; its messages go to `messages`. */
-static int run_translator(const char *spv, const char *bc, const char *messages)
+static int run_translator(const char *spv, const char *bc, const char *messages,
+                          const struct cc_spec_constant *constants, unsigned num_constants)
 {
     char output[512];
     snprintf(output, sizeof output, "%s", bc);
-    char *argv[] = {(char *)CPUCL_LLVM_SPIRV, (char *)"-r",
-                    (char *)"--spirv-target-env=CL2.0", (char *)spv, (char *)"-o", output, NULL};
+    /* All the values in one --spec-const, separated by spaces: the
+     * translator keeps only the last of several. */
+    size_t spec_size = 16 + 64 * (size_t)num_constants;
+    char *specs = malloc(spec_size), *argv[8];
+    if (!specs)
+        return -1;
+    size_t used = (size_t)snprintf(specs, spec_size, "--spec-const=");
+    bool any = false;
+    for (unsigned i = 0; i < num_constants; i++)
+        if (constants[i].set) {
+            if (any)
+                specs[used++] = ' ';
+            used += (size_t)spec_entry(&constants[i], specs + used, spec_size - used);
+            any = true;
+        }
+    unsigned argc = 0;
+    argv[argc++] = (char *)CPUCL_LLVM_SPIRV;
+    argv[argc++] = (char *)"-r";
+    argv[argc++] = (char *)"--spirv-target-env=CL2.0";
+    if (any)
+        argv[argc++] = specs;
+    argv[argc++] = (char *)spv;
+    argv[argc++] = (char *)"-o";
+    argv[argc++] = output;
+    argv[argc] = NULL;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -87,6 +227,7 @@ static int run_translator(const char *spv, const char *bc, const char *messages)
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
+    free(specs);
     if (rc != 0)
         return -1;
     int status;
@@ -112,7 +253,8 @@ static void fix_calling_conventions(LLVMModuleRef module)
     }
 }
 
-cl_int cc_translate_spirv(const void *il, size_t size, char **log_out, void **bitcode,
+cl_int cc_translate_spirv(const void *il, size_t size, const struct cc_spec_constant *constants,
+                          unsigned num_constants, char **log_out, void **bitcode,
                           size_t *bitcode_size)
 {
     struct cc_log log = {0};
@@ -132,7 +274,7 @@ cl_int cc_translate_spirv(const void *il, size_t size, char **log_out, void **bi
         cc_log_printf(&log, "error: cannot write the SPIR-V module for the translator\n");
         goto cleanup;
     }
-    int rc = run_translator(spv, bc, messages);
+    int rc = run_translator(spv, bc, messages, constants, num_constants);
     size_t text_size = 0;
     char *text = read_file(messages, &text_size);
     if (text && text_size)

@@ -106,6 +106,7 @@ static void destroy_program(cl_program program)
     if (program->built)
         cc_program_free(program->built);
     free(program->source);
+    free(program->spec_constants);
     free(program->build_options);
     free(program->build_log);
     free(program->kernel_names);

@@ -113,6 +113,9 @@ struct _cl_program {
     char *source;                        /* NULL for binaries and IL */
     void *il;                            /* SPIR-V of clCreateProgramWithIL, else NULL */
     size_t il_size;
+    struct cc_spec_constant *spec_constants; /* its specialization constants, read on the */
+    unsigned num_spec_constants;             /* first clSetProgramSpecializationConstant */
+    bool spec_constants_read;
     pthread_mutex_t lock;                /* guards the fields below */
     cl_build_status build_status;
     char *build_options;

@@ -16,6 +16,65 @@ static void *load(const char *path, size_t *size)
     return data;
 }
 
+/* Runs spec_constants.spv's kernel over 64 work-items; every result must
+ * be `want`. */
+static void check_spec(struct harness *h, cl_program program, cl_uint want)
+{
+    cl_int err;
+    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(program, "spec", &err);
+    CHECK_OK(err);
+    if (err)
+        return;
+    cl_uint out[64];
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof d, &d));
+    size_t global = 64;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += out[i] != want;
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+}
+
+/* clSetProgramSpecializationConstant (5.8.1): out = int(id 3, default 7)
+ * + (bool(id 5, default false) ? 100 : 0) + (uint)ulong(id 9, default 1000). */
+static void test_spec_constants(struct harness *h)
+{
+    size_t size;
+    unsigned char *il = load(CPUCL_TEST_DATA "/spec_constants.spv", &size);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    free(il);
+    check_spec(h, program, 7 + 0 + 1000); /* the defaults */
+    cl_uint i = 40;
+    cl_uchar b = 1;
+    cl_ulong l = 5;
+    CHECK_OK(clSetProgramSpecializationConstant(program, 3, sizeof i, &i));
+    CHECK_OK(clSetProgramSpecializationConstant(program, 5, sizeof b, &b));
+    CHECK_OK(clSetProgramSpecializationConstant(program, 9, sizeof l, &l));
+    check_spec(h, program, 40 + 100 + 5); /* all three at once */
+    b = 0;
+    CHECK_OK(clSetProgramSpecializationConstant(program, 5, sizeof b, &b));
+    check_spec(h, program, 40 + 0 + 5);
+    /* errors: an id the module does not have, a wrong size, no value, a
+     * program not made from IL */
+    CHECK_ERR(clSetProgramSpecializationConstant(program, 4, sizeof i, &i), CL_INVALID_SPEC_ID);
+    CHECK_ERR(clSetProgramSpecializationConstant(program, 3, sizeof l, &l), CL_INVALID_VALUE);
+    CHECK_ERR(clSetProgramSpecializationConstant(program, 3, sizeof i, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clSetProgramSpecializationConstant(NULL, 3, sizeof i, &i), CL_INVALID_PROGRAM);
+    const char *source = "kernel void k(global int *p) { *p = 1; }";
+    cl_program from_source = clCreateProgramWithSource(h->context, 1, &source, NULL, &err);
+    CHECK_ERR(clSetProgramSpecializationConstant(from_source, 3, sizeof i, &i),
+              CL_INVALID_PROGRAM);
+    clReleaseProgram(from_source);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -74,6 +133,7 @@ int main(void)
     clReleaseMemObject(din), clReleaseMemObject(dout);
     clReleaseProgram(program);
     free(il);
+    test_spec_constants(&h);
     harness_close(&h);
     return harness_finish();
 }
