@@ -26,6 +26,7 @@ static inline int api_valid_mem(cl_mem m) { return rt_object_valid(m, RT_MEM); }
 static inline int api_valid_program(cl_program p) { return rt_object_valid(p, RT_PROGRAM); }
 static inline int api_valid_kernel(cl_kernel k) { return rt_object_valid(k, RT_KERNEL); }
 static inline int api_valid_event(cl_event e) { return rt_object_valid(e, RT_EVENT); }
+static inline int api_valid_sampler(cl_sampler s) { return rt_object_valid(s, RT_SAMPLER); }
 
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at
@@ -75,6 +76,25 @@ cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event
 /* Bytes from `pointer` to the end of the SVM allocation of `context` it
  * lies in; 0 when it lies in none. */
 size_t api_svm_room(cl_context context, const void *pointer);
+
+/* 5.2.1, table 5.3: whether buffer (and image) flags are valid together. */
+int api_valid_buffer_flags(cl_mem_flags flags);
+
+/* 5.2.2: the flags of an object made over `parent` (a sub-buffer, an image
+ * from a buffer or from another image): what `flags` do not say is
+ * inherited, and no access the parent forbids may be asked for. */
+cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
+
+/* True when `mem` is a live image (any image type). */
+bool api_is_image(cl_mem mem);
+
+/* Image limits the device reports and clCreateImage enforces (pixels). */
+#define API_IMAGE2D_MAX 16384
+#define API_IMAGE3D_MAX 2048
+#define API_IMAGE_MAX_ARRAY_SIZE 2048
+#define API_IMAGE_MAX_BUFFER_SIZE ((size_t)1 << 27)
+#define API_IMAGE_PITCH_ALIGNMENT 1      /* pixels */
+#define API_IMAGE_BASE_ADDRESS_ALIGNMENT 4 /* pixels */
 
 /* Enqueues a command with no device work (marker, barrier, map of shared
  * memory, migration): it only orders, after the wait list is checked. */

@@ -304,22 +304,22 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_HOST_UNIFIED_MEMORY:
     case CL_DEVICE_ENDIAN_LITTLE: return answer_bool(out, CL_TRUE);
 
-    /* images: CL_DEVICE_IMAGE_SUPPORT is false until images are
-     * implemented, and 4.2 then lets every image limit be 0. */
-    case CL_DEVICE_IMAGE_SUPPORT: return answer_bool(out, CL_FALSE);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    /* images: table 4.3's full-profile minimums or more */
+    case CL_DEVICE_IMAGE_SUPPORT: return answer_bool(out, CL_TRUE);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return answer_uint(out, 128);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return answer_uint(out, 0);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return answer_uint(out, 64);
+    case CL_DEVICE_MAX_SAMPLERS: return answer_uint(out, 16);
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return answer_uint(out, API_IMAGE_PITCH_ALIGNMENT);
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+        return answer_uint(out, API_IMAGE_BASE_ADDRESS_ALIGNMENT);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return answer_size(out, API_IMAGE2D_MAX);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return answer_size(out, 0);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return answer_size(out, API_IMAGE3D_MAX);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return answer_size(out, API_IMAGE_MAX_BUFFER_SIZE);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return answer_size(out, API_IMAGE_MAX_ARRAY_SIZE);
 
     /* queues (CL_DEVICE_QUEUE_PROPERTIES is the same query, 1.x's name) */
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

@@ -97,6 +97,11 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
                 mems[command->num_kernel_mems++] = state->mem;
                 rt_object_hold(RT_OBJ(state->mem));
             }
+        } else if (arg->kind == CC_ARG_IMAGE) {
+            const struct cc_image *image = &state->mem->image;
+            memcpy(block + arg->offset, &image, sizeof image);
+            mems[command->num_kernel_mems++] = state->mem;
+            rt_object_hold(RT_OBJ(state->mem));
         } else if (arg->kind == CC_ARG_LOCAL) {
             local_offset = (local_offset + 127) & ~(size_t)127;
             memcpy(block + arg->offset, &local_offset, sizeof local_offset);

@@ -138,12 +138,38 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
             return CL_INVALID_ARG_SIZE;
         memcpy(kernel->arg_block + arg->offset, arg_value, arg_size);
         break;
-    case CC_ARG_IMAGE:
+    case CC_ARG_IMAGE: {
+        if (arg_size != sizeof(cl_mem))
+            return CL_INVALID_ARG_SIZE;
+        if (!arg_value)
+            return CL_INVALID_ARG_VALUE;
+        cl_mem image = *(const cl_mem *)arg_value;
+        if (!api_is_image(image))
+            return CL_INVALID_MEM_OBJECT;
+        /* 5.9.2: a read_only argument cannot take a write-only image, nor
+         * a write_only one a read-only image. */
+        if ((arg->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+             (image->flags & CL_MEM_WRITE_ONLY)) ||
+            (arg->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+             (image->flags & CL_MEM_READ_ONLY)))
+            return CL_INVALID_ARG_VALUE;
+        state->mem = image;
+        state->is_svm = false;
+        break;
+    }
+    case CC_ARG_SAMPLER: {
+        if (arg_size != sizeof(cl_sampler))
+            return CL_INVALID_ARG_SIZE;
+        if (!arg_value || !api_valid_sampler(*(const cl_sampler *)arg_value))
+            return CL_INVALID_SAMPLER;
+        /* the kernel's sampler_t holds the bits (builtins/image.h) */
+        uintptr_t bits = (*(const cl_sampler *)arg_value)->bits;
+        memcpy(kernel->arg_block + arg->offset, &bits, sizeof bits);
+        break;
+    }
     case CC_ARG_PIPE:
-        /* No image or pipe object can exist on this device yet. */
+        /* No pipe object can exist on this device yet. */
         return CL_INVALID_MEM_OBJECT;
-    case CC_ARG_SAMPLER:
-        return CL_INVALID_SAMPLER;
     case CC_ARG_QUEUE:
         return CL_INVALID_DEVICE_QUEUE;
     }

@@ -14,7 +14,7 @@ static int more_than_one(cl_mem_flags flags)
 }
 
 /* 5.2.1, table 5.3: which flags are valid together. */
-static int valid_buffer_flags(cl_mem_flags flags)
+int api_valid_buffer_flags(cl_mem_flags flags)
 {
     if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
         return 0;
@@ -43,7 +43,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         }
         num_properties = 1;
     }
-    if (!valid_buffer_flags(flags)) {
+    if (!api_valid_buffer_flags(flags)) {
         err = CL_INVALID_VALUE;
         goto fail;
     }
@@ -120,7 +120,7 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
 
 /* 5.2.2: a sub-buffer inherits what its flags do not say, and may not ask
  * for access its parent forbids. */
-static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
+cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
 {
     if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS))
         return CL_INVALID_VALUE;
@@ -154,7 +154,7 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type creat
         err = CL_INVALID_MEM_OBJECT;
         goto fail;
     }
-    if ((err = sub_buffer_flags(buffer, flags, &sub_flags)) != CL_SUCCESS)
+    if ((err = api_derived_mem_flags(buffer, flags, &sub_flags)) != CL_SUCCESS)
         goto fail;
     if (create_type != CL_BUFFER_CREATE_TYPE_REGION || !create_info) {
         err = CL_INVALID_VALUE;

@@ -70,13 +70,14 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
 }
 
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
- * list of every compile come from this one string. Images and half
- * are left out until the device has them. */
+ * list of every compile come from this one string. Half is left out
+ * until the device has it. */
 static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups";
+    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
+    "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes";
 
 const char *cc_device_extensions(void)
 {
@@ -234,6 +235,7 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         "-D__OPENCL_VERSION__=220",
         "-DCL_VERSION_2_1=210",
         "-DCL_VERSION_2_2=220",
+        "-D__IMAGE_SUPPORT__=1",
     };
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);

@@ -142,6 +142,12 @@ static void destroy_event(cl_event event)
     rt_object_unhold(RT_OBJ(event->context));
 }
 
+static void destroy_sampler(cl_sampler sampler)
+{
+    free(sampler->properties);
+    rt_object_unhold(RT_OBJ(sampler->context));
+}
+
 /* Only sub-devices are ever destroyed: the root device lives as long as
  * the process. */
 static void destroy_device(cl_device_id device)
@@ -171,8 +177,8 @@ void rt_object_destroy(struct rt_object *object)
     case RT_KERNEL: destroy_kernel((cl_kernel)object); break;
     case RT_EVENT: destroy_event((cl_event)object); break;
     case RT_DEVICE: destroy_device((cl_device_id)object); break;
+    case RT_SAMPLER: destroy_sampler((cl_sampler)object); break;
     case RT_PLATFORM:
-    case RT_SAMPLER:
     case RT_TYPE_COUNT:
         break;
     }

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "builtins/image.h"
 #include "compiler/compiler.h"
 #include "devices/cpu/cpu.h"
 #include "runtime/object.h"
@@ -101,10 +102,27 @@ struct _cl_mem {
     bool uses_svm_pointer;               /* USE_HOST_PTR inside an SVM allocation */
     cl_mem_properties *properties;
     size_t num_properties;
+    /* Images (type other than BUFFER): what the application asked for, and
+     * what kernels see. An image over a buffer or another image has that
+     * object as its parent. */
+    cl_image_format format;
+    cl_image_desc desc;
+    struct cc_image image;
     pthread_mutex_t lock;                /* guards the fields below */
     cl_uint map_count;
     struct rt_mapping *mappings;         /* pointers clEnqueueMap* returned, not yet unmapped */
     struct rt_callback *destructor_callbacks;
+};
+
+struct _cl_sampler {
+    struct rt_object obj;
+    cl_context context;
+    cl_bool normalized_coords;
+    cl_addressing_mode addressing_mode;
+    cl_filter_mode filter_mode;
+    cl_uint bits;                        /* what a kernel's sampler_t holds (image.h) */
+    cl_sampler_properties *properties;   /* as given to ...WithProperties, incl. the 0 */
+    size_t num_properties;
 };
 
 struct _cl_program {
@@ -136,7 +154,7 @@ struct rt_kernel_arg {
     bool is_svm;                         /* set by clSetKernelArgSVMPointer */
     void *svm_pointer;
     size_t local_size;                   /* CC_ARG_LOCAL */
-    cl_mem mem;                          /* CC_ARG_BUFFER; not held */
+    cl_mem mem;                          /* CC_ARG_BUFFER, CC_ARG_IMAGE; not held */
 };
 
 struct _cl_kernel {

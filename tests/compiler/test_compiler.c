@@ -701,9 +701,9 @@ static void test_options_and_errors(void)
                 CL_BUILD_PROGRAM_FAILURE, "undeclared");
     build_fails("kernel void k(global char *p) { p[0] = 1000; }\n", "-Werror",
                 CL_BUILD_PROGRAM_FAILURE, "error: implicit conversion");
-    build_fails("kernel void k(read_only image2d_t i, sampler_t s, global float4 *o)\n"
-                "{ o[0] = read_imagef(i, s, (int2)(0, 0)); }\n",
-                "", CL_BUILD_PROGRAM_FAILURE, "read_imagef");
+    /* a builtin cpucl lacks (pipes) names itself in the log */
+    build_fails("kernel void k(read_only pipe int p, global int *o) { read_pipe(p, o); }\n",
+                "-cl-std=CL2.0", CL_BUILD_PROGRAM_FAILURE, "__read_pipe_2");
 
     /* an empty program builds, with no kernels */
     char *log = NULL;

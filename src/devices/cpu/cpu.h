@@ -58,11 +58,15 @@ struct cpu_copy {
     size_t src_row_pitch, src_slice_pitch;
 };
 
+/* A pattern repeated over `size` bytes, or over each of rows x slices rows
+ * of `size` bytes (image fills; 0 rows or slices count as 1). */
 struct cpu_fill {
     char *dst;
     size_t size;               /* a multiple of pattern_size */
     size_t pattern_size;       /* 1..128 */
     unsigned char pattern[128];
+    size_t rows, slices;
+    size_t row_pitch, slice_pitch;
 };
 
 struct cpu_call {

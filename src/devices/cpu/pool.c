@@ -124,25 +124,44 @@ static void run_copy_piece(struct cpu_job *job, size_t piece)
     }
 }
 
-static void run_fill_piece(struct cpu_job *job, size_t piece)
+/* Writes the pattern over `size` bytes (a multiple of the pattern): one
+ * pattern, then doubles what is written. */
+static void fill_bytes(char *dst, size_t size, const unsigned char *pattern, size_t pattern_size)
 {
-    const struct cpu_fill *fill = &job->u.fill;
-    size_t offset = piece * job->piece_size;
-    size_t size = fill->size - offset < job->piece_size ? fill->size - offset : job->piece_size;
-    char *dst = fill->dst + offset;
-    if (fill->pattern_size == 1) {
-        memset(dst, fill->pattern[0], size);
+    if (pattern_size == 1) {
+        memset(dst, pattern[0], size);
         return;
     }
-    /* piece_size is a multiple of pattern_size, so every piece starts on a
-     * pattern boundary. Write one pattern, then double what is written. */
-    size_t done = fill->pattern_size < size ? fill->pattern_size : size;
-    memcpy(dst, fill->pattern, done);
+    size_t done = pattern_size < size ? pattern_size : size;
+    memcpy(dst, pattern, done);
     while (done < size) {
         size_t n = done < size - done ? done : size - done;
         memcpy(dst + done, dst, n);
         done += n;
     }
+}
+
+static size_t fill_rows(const struct cpu_fill *fill)
+{
+    return (fill->rows ? fill->rows : 1) * (fill->slices ? fill->slices : 1);
+}
+
+static void run_fill_piece(struct cpu_job *job, size_t piece)
+{
+    const struct cpu_fill *fill = &job->u.fill;
+    if (fill_rows(fill) > 1) {
+        /* a box: pieces of piece_size whole rows */
+        size_t total = fill_rows(fill), first = piece * job->piece_size;
+        for (size_t r = first; r < total && r < first + job->piece_size; r++)
+            fill_bytes(fill->dst + r / fill->rows * fill->slice_pitch + r % fill->rows * fill->row_pitch,
+                       fill->size, fill->pattern, fill->pattern_size);
+        return;
+    }
+    /* piece_size is a multiple of pattern_size, so every piece starts on a
+     * pattern boundary */
+    size_t offset = piece * job->piece_size;
+    size_t size = fill->size - offset < job->piece_size ? fill->size - offset : job->piece_size;
+    fill_bytes(fill->dst + offset, size, fill->pattern, fill->pattern_size);
 }
 
 static void run_piece(struct cpu_job *job, size_t piece, struct worker *worker)
@@ -377,6 +396,12 @@ static void split(struct cpu_device *device, struct cpu_job *job)
     }
     case CPU_JOB_FILL: {
         const struct cpu_fill *fill = &job->u.fill;
+        if (fill_rows(fill) > 1) {
+            size_t rows_a_piece = COPY_PIECE_BYTES / (fill->size ? fill->size : 1);
+            job->piece_size = rows_a_piece ? rows_a_piece : 1;
+            job->pieces = (fill_rows(fill) + job->piece_size - 1) / job->piece_size;
+            break;
+        }
         size_t patterns = fill->size / fill->pattern_size;
         size_t pieces = fill->size / COPY_PIECE_BYTES;
         if (pieces > workers * 4)

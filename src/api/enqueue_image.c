@@ -1,0 +1,335 @@
+/* enqueue_image.c - read, write, copy, fill and map of images, and copies
+ * between images and buffers (API spec 5.3.3-5.3.6).
+ *
+ * Every image is a box of pixels (builtins/image.h) whose coordinates are
+ * the commands' own: origin[1] names a 1D array's layer, origin[2] a 2D
+ * array's. So each command is a copy or fill of rows of region[0] pixels
+ * on the workers (CPU_JOB_COPY, CPU_JOB_FILL).
+ */
+#include <stdlib.h>
+
+#include "api/api.h"
+#include "runtime/image_format.h"
+
+static cl_int check_queue_image(cl_command_queue queue, cl_mem image)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!api_is_image(image))
+        return CL_INVALID_MEM_OBJECT;
+    if (image->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    return CL_SUCCESS;
+}
+
+static size_t element_size(cl_mem image)
+{
+    return (size_t)image->image.element_size;
+}
+
+/* 5.3.3: origin and region within the image, with the dimensions the type
+ * does not have at 0 and 1. */
+static cl_int check_box(cl_mem image, const size_t *origin, const size_t *region)
+{
+    if (!origin || !region || !region[0] || !region[1] || !region[2])
+        return CL_INVALID_VALUE;
+    const struct cc_image *im = &image->image;
+    const size_t size[3] = {(size_t)im->width, (size_t)im->height, (size_t)im->depth};
+    for (int d = 0; d < 3; d++)
+        if (origin[d] > size[d] || region[d] > size[d] - origin[d])
+            return CL_INVALID_VALUE;
+    return CL_SUCCESS;
+}
+
+static char *box_address(cl_mem image, const size_t *origin)
+{
+    const struct cc_image *im = &image->image;
+    return image->storage + origin[2] * im->slice_pitch + origin[1] * im->row_pitch +
+           origin[0] * element_size(image);
+}
+
+/* The host's pitches in box terms: bytes between the region's rows and
+ * between its slices (5.3.3: 0 means tightly packed; a 1D array's layers
+ * are slice_pitch apart and are the box's rows). */
+static cl_int host_pitches(cl_mem image, const size_t *region, size_t row_pitch,
+                           size_t slice_pitch, size_t *row, size_t *slice)
+{
+    size_t tight = region[0] * element_size(image);
+    size_t r = row_pitch ? row_pitch : tight;
+    if (r < tight)
+        return CL_INVALID_VALUE;
+    switch (image->type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: {
+        size_t layer = slice_pitch ? slice_pitch : r;
+        if (layer < r)
+            return CL_INVALID_VALUE;
+        *row = layer;
+        *slice = layer * region[1];
+        return CL_SUCCESS;
+    }
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D: {
+        size_t s = slice_pitch ? slice_pitch : r * region[1];
+        if (s < r * region[1])
+            return CL_INVALID_VALUE;
+        *row = r;
+        *slice = s;
+        return CL_SUCCESS;
+    }
+    default:
+        *row = r;
+        *slice = r * region[1];
+        return CL_SUCCESS;
+    }
+}
+
+static struct rt_command *new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,
+                                       size_t dst_row, size_t dst_slice, const char *src,
+                                       size_t src_row, size_t src_slice, size_t row_bytes,
+                                       const size_t *region)
+{
+    struct rt_command *command = rt_command_create(queue, type);
+    if (!command)
+        return NULL;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_COPY;
+    command->job.u.copy = (struct cpu_copy){
+        .dst = dst, .src = src, .row_bytes = row_bytes, .rows = region[1], .slices = region[2],
+        .dst_row_pitch = dst_row, .dst_slice_pitch = dst_slice,
+        .src_row_pitch = src_row, .src_slice_pitch = src_slice};
+    return command;
+}
+
+static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
+                       const size_t *origin, const size_t *region, size_t row_pitch,
+                       size_t slice_pitch, void *ptr, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event, bool is_read)
+{
+    cl_int err = check_queue_image(queue, image);
+    if (err)
+        return err;
+    size_t row, slice;
+    if ((err = check_box(image, origin, region)))
+        return err;
+    if (!ptr || (err = host_pitches(image, region, row_pitch, slice_pitch, &row, &slice)))
+        return CL_INVALID_VALUE;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    cl_mem_flags forbidden = is_read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+                                     : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+    if (image->flags & forbidden)
+        return CL_INVALID_OPERATION;
+    const struct cc_image *im = &image->image;
+    char *pixels = box_address(image, origin);
+    size_t bytes = region[0] * element_size(image);
+    struct rt_command *command =
+        is_read ? new_box_copy(queue, CL_COMMAND_READ_IMAGE, ptr, row, slice, pixels,
+                               im->row_pitch, im->slice_pitch, bytes, region)
+                : new_box_copy(queue, CL_COMMAND_WRITE_IMAGE, pixels, im->row_pitch,
+                               im->slice_pitch, ptr, row, slice, bytes, region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, image);
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueReadImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
+                   const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                   cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return transfer(queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr,
+                    num_events, wait_list, event, true);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueWriteImage(cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t *origin,
+                    const size_t *region, size_t row_pitch, size_t slice_pitch, const void *ptr,
+                    cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return transfer(queue, image, blocking, origin, region, row_pitch, slice_pitch, (void *)ptr,
+                    num_events, wait_list, event, false);
+}
+
+/* Two boxes of one image overlap when they meet in every dimension. */
+static bool boxes_meet(const size_t *a, const size_t *b, const size_t *region)
+{
+    for (int d = 0; d < 3; d++)
+        if (a[d] + region[d] <= b[d] || b[d] + region[d] <= a[d])
+            return false;
+    return true;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
+                   const size_t *dst_origin, const size_t *region, cl_uint num_events,
+                   const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_queue_image(queue, src);
+    if (!err)
+        err = check_queue_image(queue, dst);
+    if (err)
+        return err;
+    if (src->format.image_channel_order != dst->format.image_channel_order ||
+        src->format.image_channel_data_type != dst->format.image_channel_data_type)
+        return CL_IMAGE_FORMAT_MISMATCH;
+    if ((err = check_box(src, src_origin, region)) || (err = check_box(dst, dst_origin, region)))
+        return err;
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    if (src->storage == dst->storage && boxes_meet(src_origin, dst_origin, region))
+        return CL_MEM_COPY_OVERLAP;
+    struct rt_command *command = new_box_copy(
+        queue, CL_COMMAND_COPY_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
+        dst->image.slice_pitch, box_address(src, src_origin), src->image.row_pitch,
+        src->image.slice_pitch, region[0] * element_size(src), region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+/* The checks of a copy between an image and a buffer: the buffer holds
+ * the region tightly packed from `offset`. */
+static cl_int check_image_buffer(cl_command_queue queue, cl_mem image, cl_mem buffer,
+                                 const size_t *origin, const size_t *region, size_t offset)
+{
+    cl_int err = check_queue_image(queue, image);
+    if (err)
+        return err;
+    if (!api_valid_mem(buffer) || buffer->type != CL_MEM_OBJECT_BUFFER)
+        return CL_INVALID_MEM_OBJECT;
+    if (buffer->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    if ((err = check_box(image, origin, region)))
+        return err;
+    size_t bytes = region[0] * region[1] * region[2] * element_size(image);
+    if (offset > buffer->size || bytes > buffer->size - offset)
+        return CL_INVALID_VALUE;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
+                           const size_t *src_origin, const size_t *region, size_t dst_offset,
+                           cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_image_buffer(queue, src, dst, src_origin, region, dst_offset);
+    if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    size_t row = region[0] * element_size(src);
+    struct rt_command *command = new_box_copy(
+        queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row, row * region[1],
+        box_address(src, src_origin), src->image.row_pitch, src->image.slice_pitch, row, region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                           const size_t *dst_origin, const size_t *region, cl_uint num_events,
+                           const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_image_buffer(queue, dst, src, dst_origin, region, src_offset);
+    if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    size_t row = region[0] * element_size(dst);
+    struct rt_command *command = new_box_copy(
+        queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
+        dst->image.slice_pitch, src->storage + src_offset, row, row * region[1], row, region);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+/* 5.3.5: the colour is a float4, int4 or uint4 by the format's data type,
+ * converted as write_image{f,i,ui} would. */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *fill_color,
+                   const size_t *origin, const size_t *region, cl_uint num_events,
+                   const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = check_queue_image(queue, image);
+    if (err)
+        return err;
+    if (!fill_color)
+        return CL_INVALID_VALUE;
+    if ((err = check_box(image, origin, region)) ||
+        (err = api_check_wait_list(queue->context, num_events, wait_list)))
+        return err;
+    struct rt_command *command = rt_command_create(queue, CL_COMMAND_FILL_IMAGE);
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    struct cpu_fill *fill = &command->job.u.fill;
+    command->has_job = true;
+    command->job.kind = CPU_JOB_FILL;
+    *fill = (struct cpu_fill){
+        .dst = box_address(image, origin), .size = region[0] * element_size(image),
+        .pattern_size = element_size(image), .rows = region[1], .slices = region[2],
+        .row_pitch = image->image.row_pitch, .slice_pitch = image->image.slice_pitch};
+    rt_image_pack_color(&image->format, fill_color, fill->pattern);
+    rt_command_use_mem(command, image);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+/* 5.3.6: the device shares the host's memory, so a map returns the pixels
+ * themselves and their pitches. */
+API_EXPORT CL_API_ENTRY void *CL_API_CALL
+clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                  const size_t *origin, const size_t *region, size_t *row_pitch,
+                  size_t *slice_pitch, cl_uint num_events, const cl_event *wait_list,
+                  cl_event *event, cl_int *errcode_ret)
+{
+    cl_int err = check_queue_image(queue, image);
+    if (err)
+        goto fail;
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    bool needs_slice = image->type == CL_MEM_OBJECT_IMAGE3D ||
+                       image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                       image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    if ((err = check_box(image, origin, region)))
+        goto fail;
+    if (!row_pitch || (needs_slice && !slice_pitch) || (flags & ~known) ||
+        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
+        goto fail;
+    if (((flags & CL_MAP_READ) && (image->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+        ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+         (image->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
+        err = CL_INVALID_OPERATION;
+        goto fail;
+    }
+    struct rt_mapping *mapping = malloc(sizeof *mapping);
+    struct rt_command *command = mapping ? rt_command_create(queue, CL_COMMAND_MAP_IMAGE) : NULL;
+    if (!command) {
+        free(mapping);
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    char *pointer = box_address(image, origin);
+    mapping->pointer = pointer;
+    rt_command_use_mem(command, image);
+    pthread_mutex_lock(&image->lock);
+    mapping->next = image->mappings;
+    image->mappings = mapping;
+    image->map_count++;
+    pthread_mutex_unlock(&image->lock);
+    *row_pitch = image->desc.image_row_pitch;
+    if (slice_pitch)
+        *slice_pitch = needs_slice ? image->desc.image_slice_pitch : 0;
+    err = api_submit(command, num_events, wait_list, event, blocking);
+    api_set_error(errcode_ret, err);
+    return err ? NULL : pointer;
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
+}

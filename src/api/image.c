@@ -1,0 +1,410 @@
+/* image.c - image objects (API spec 5.3.1, 5.3.2, 5.3.7). Host commands on
+ * images are in enqueue_image.c, formats in runtime/image_format.c.
+ *
+ * An image is a memory object whose bytes are a box of pixels (image.h):
+ * its own allocation, the application's memory (CL_MEM_USE_HOST_PTR), a
+ * buffer's (1D buffer images and 2D images from buffers) or another 2D
+ * image's (2D images from images).
+ */
+#include <stdlib.h>
+
+#include "api/api.h"
+#include "runtime/image_format.h"
+
+static bool is_image_type(cl_mem_object_type type)
+{
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool api_is_image(cl_mem mem)
+{
+    return api_valid_mem(mem) && is_image_type(mem->type);
+}
+
+/* The box (image.h) of a described image: width, height and depth in
+ * pixels, with 1 where the type has no such dimension. */
+static void box_size(const cl_image_desc *d, size_t box[3])
+{
+    box[0] = d->image_width;
+    box[1] = box[2] = 1;
+    switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: box[1] = d->image_array_size; break;
+    case CL_MEM_OBJECT_IMAGE2D: box[1] = d->image_height; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        box[1] = d->image_height;
+        box[2] = d->image_array_size;
+        break;
+    case CL_MEM_OBJECT_IMAGE3D:
+        box[1] = d->image_height;
+        box[2] = d->image_depth;
+        break;
+    default: break;
+    }
+}
+
+/* 5.3.1: the sizes each type needs, within the device's limits. */
+static cl_int check_sizes(const cl_image_desc *d, cl_device_id device, size_t element_size)
+{
+    size_t w = d->image_width, h = d->image_height, depth = d->image_depth;
+    size_t layers = d->image_array_size;
+    bool fits = w >= 1;
+    switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D: fits &= w <= API_IMAGE2D_MAX; break;
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER: fits &= w <= API_IMAGE_MAX_BUFFER_SIZE; break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        fits &= w <= API_IMAGE2D_MAX && layers >= 1 && layers <= API_IMAGE_MAX_ARRAY_SIZE;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D: fits &= w <= API_IMAGE2D_MAX && h >= 1 && h <= API_IMAGE2D_MAX; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        fits &= w <= API_IMAGE2D_MAX && h >= 1 && h <= API_IMAGE2D_MAX && layers >= 1 &&
+                layers <= API_IMAGE_MAX_ARRAY_SIZE;
+        break;
+    case CL_MEM_OBJECT_IMAGE3D:
+        fits &= w <= API_IMAGE3D_MAX && h >= 1 && h <= API_IMAGE3D_MAX && depth >= 1 &&
+                depth <= API_IMAGE3D_MAX;
+        break;
+    default: break;
+    }
+    if (!fits)
+        return CL_INVALID_IMAGE_SIZE;
+    size_t box[3];
+    box_size(d, box);
+    double bytes = (double)box[0] * box[1] * box[2] * element_size;
+    if (bytes > (double)api_device_max_mem_alloc_size(device))
+        return CL_INVALID_IMAGE_SIZE;
+    return CL_SUCCESS;
+}
+
+/* The pitches of the image's bytes: the application's (host_ptr or a
+ * buffer's rows) where it gives them, else tightly packed. `row` is the
+ * bytes between rows, `layer` between a 1D array's layers, 2D array's
+ * layers or 3D slices (CL_IMAGE_ROW_PITCH, CL_IMAGE_SLICE_PITCH). */
+static cl_int pitches(const cl_image_desc *d, size_t element_size, bool given, size_t *row,
+                      size_t *layer)
+{
+    size_t tight = d->image_width * element_size;
+    size_t r = given && d->image_row_pitch ? d->image_row_pitch : tight;
+    if (r < tight || r % element_size)
+        return CL_INVALID_IMAGE_DESCRIPTOR;
+    size_t rows = d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1
+                  : d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                          d->image_type == CL_MEM_OBJECT_IMAGE3D
+                      ? d->image_height
+                      : 0;
+    size_t l = 0;
+    if (rows) {
+        l = given && d->image_slice_pitch ? d->image_slice_pitch : r * rows;
+        if (l < r * rows || l % r)
+            return CL_INVALID_IMAGE_DESCRIPTOR;
+    }
+    *row = r;
+    *layer = l;
+    return CL_SUCCESS;
+}
+
+/* Fills mem->image, the box kernels and host commands address. */
+static void describe(cl_mem mem, size_t element_size)
+{
+    const cl_image_desc *d = &mem->desc;
+    size_t box[3];
+    box_size(d, box);
+    struct cc_image *im = &mem->image;
+    im->data = (unsigned char *)mem->storage;
+    im->width = (int)box[0];
+    im->height = (int)box[1];
+    im->depth = (int)box[2];
+    if (d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+        im->row_pitch = d->image_slice_pitch; /* a layer is a row of the box */
+        im->slice_pitch = d->image_slice_pitch * box[1];
+    } else {
+        im->row_pitch = d->image_row_pitch;
+        im->slice_pitch = d->image_slice_pitch ? d->image_slice_pitch : d->image_row_pitch * box[1];
+    }
+    bool is_array = d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                    d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    im->array_size = is_array ? (int)d->image_array_size : 0;
+    im->channel_order = (int)mem->format.image_channel_order;
+    im->channel_data_type = (int)mem->format.image_channel_data_type;
+    im->element_size = (int)element_size;
+    im->type = (int)d->image_type;
+    mem->size = im->slice_pitch * box[2];
+}
+
+/* Copies the application's pixels (with its pitches) into tightly packed
+ * storage (CL_MEM_COPY_HOST_PTR). */
+static void copy_in(cl_mem mem, const char *host, size_t host_row, size_t host_layer)
+{
+    const struct cc_image *im = &mem->image;
+    size_t bytes = (size_t)im->width * im->element_size;
+    bool is_1d_array = mem->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    size_t src_row = is_1d_array ? host_layer : host_row;
+    size_t src_slice = is_1d_array ? 0 : host_layer;
+    for (int z = 0; z < im->depth; z++)
+        for (int y = 0; y < im->height; y++)
+            memcpy(mem->storage + z * im->slice_pitch + y * im->row_pitch,
+                   host + z * src_slice + y * src_row, bytes);
+}
+
+/* The object an image is made over: a buffer for 1D buffer images and 2D
+ * images from buffers, a 2D image for 2D images from images. */
+static cl_int check_parent(cl_context context, const cl_image_format *format,
+                           const cl_image_desc *d, size_t element_size, size_t row_pitch)
+{
+    cl_mem parent = d->mem_object;
+    bool may_have = d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+                    d->image_type == CL_MEM_OBJECT_IMAGE2D;
+    if (!parent)
+        return d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? CL_INVALID_IMAGE_DESCRIPTOR
+                                                             : CL_SUCCESS;
+    if (!may_have || !api_valid_mem(parent) || parent->context != context)
+        return CL_INVALID_IMAGE_DESCRIPTOR;
+    if (parent->type == CL_MEM_OBJECT_BUFFER) {
+        /* cl_khr_image2d_from_buffer: rows at the pitch alignment, within
+         * the buffer */
+        size_t rows = d->image_type == CL_MEM_OBJECT_IMAGE2D ? d->image_height : 1;
+        if (row_pitch % (API_IMAGE_PITCH_ALIGNMENT * element_size) ||
+            (uintptr_t)parent->storage % (API_IMAGE_BASE_ADDRESS_ALIGNMENT * element_size) ||
+            row_pitch * (rows - 1) + d->image_width * element_size > parent->size)
+            return CL_INVALID_IMAGE_SIZE;
+        return CL_SUCCESS;
+    }
+    /* 5.3.1 (2.0): a 2D image from a 2D image shares its pixels; the
+     * channel order may differ, the data type and sizes may not. */
+    if (d->image_type != CL_MEM_OBJECT_IMAGE2D || parent->type != CL_MEM_OBJECT_IMAGE2D)
+        return CL_INVALID_IMAGE_DESCRIPTOR;
+    if (parent->desc.image_width != d->image_width ||
+        parent->desc.image_height != d->image_height ||
+        (d->image_row_pitch && d->image_row_pitch != parent->desc.image_row_pitch))
+        return CL_INVALID_IMAGE_DESCRIPTOR;
+    if (parent->format.image_channel_data_type != format->image_channel_data_type ||
+        (size_t)parent->image.element_size != element_size)
+        return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    return CL_SUCCESS;
+}
+
+static cl_mem create_image(cl_context context, const cl_mem_properties *properties,
+                           cl_mem_flags flags, const cl_image_format *format,
+                           const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+{
+    cl_int err;
+    cl_mem mem = NULL;
+    if (!api_valid_context(context)) {
+        err = CL_INVALID_CONTEXT;
+        goto fail;
+    }
+    if (properties && properties[0]) {
+        err = CL_INVALID_PROPERTY; /* no image property exists for this device */
+        goto fail;
+    }
+    if (!api_valid_buffer_flags(flags)) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    size_t element_size = format ? rt_image_element_size(format) : 0;
+    if (!element_size) {
+        err = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        goto fail;
+    }
+    if (!desc || !is_image_type(desc->image_type) || desc->num_mip_levels || desc->num_samples) {
+        err = CL_INVALID_IMAGE_DESCRIPTOR;
+        goto fail;
+    }
+    cl_image_desc d = *desc;
+    cl_mem parent = d.mem_object;
+    /* 5.3.1: without host memory (or a buffer to give rows) the pitches
+     * must be 0. */
+    bool rows_given = host_ptr || (parent && api_valid_mem(parent) &&
+                                   parent->type == CL_MEM_OBJECT_BUFFER);
+    if (!host_ptr && !rows_given && (d.image_row_pitch || d.image_slice_pitch)) {
+        err = CL_INVALID_IMAGE_DESCRIPTOR;
+        goto fail;
+    }
+    size_t row_pitch, layer_pitch;
+    if ((err = check_sizes(&d, context->devices[0], element_size)) ||
+        (err = pitches(&d, element_size, rows_given, &row_pitch, &layer_pitch)) ||
+        (err = check_parent(context, format, &d, element_size, row_pitch)))
+        goto fail;
+    if (parent && parent->type != CL_MEM_OBJECT_BUFFER)
+        row_pitch = parent->desc.image_row_pitch; /* the parent image's rows */
+    cl_mem_flags own_flags = flags;
+    if (parent && (err = api_derived_mem_flags(parent, flags, &own_flags))) {
+        goto fail;
+    }
+    bool needs_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+    if (needs_ptr != (host_ptr != NULL)) {
+        err = CL_INVALID_HOST_PTR;
+        goto fail;
+    }
+    if (!rt_image_format_supported(format, d.image_type, flags)) {
+        err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
+        goto fail;
+    }
+    if (!(own_flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
+        own_flags |= CL_MEM_READ_WRITE;
+
+    mem = rt_object_create(RT_MEM, sizeof *mem);
+    if (!mem) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    pthread_mutex_init(&mem->lock, NULL);
+    mem->context = context;
+    rt_object_hold(RT_OBJ(context));
+    mem->type = d.image_type;
+    mem->flags = own_flags;
+    mem->format = *format;
+    if (properties) {
+        mem->properties = calloc(1, sizeof *mem->properties);
+        mem->num_properties = 1;
+        if (!mem->properties) {
+            err = CL_OUT_OF_HOST_MEMORY;
+            goto fail_release;
+        }
+    }
+    bool keeps_host_rows = (flags & CL_MEM_USE_HOST_PTR) || parent;
+    d.image_row_pitch = keeps_host_rows ? row_pitch : d.image_width * element_size;
+    d.image_slice_pitch = layer_pitch == 0          ? 0
+                          : keeps_host_rows         ? layer_pitch
+                          : d.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? d.image_row_pitch
+                                                    : d.image_row_pitch * d.image_height;
+    if (d.image_type != CL_MEM_OBJECT_IMAGE1D_ARRAY && d.image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        d.image_array_size = 0;
+    if (d.image_type != CL_MEM_OBJECT_IMAGE3D)
+        d.image_depth = 0;
+    if (d.image_type == CL_MEM_OBJECT_IMAGE1D || d.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+        d.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        d.image_height = 0;
+    mem->desc = d;
+    if (parent) {
+        mem->parent = parent;
+        rt_object_hold(RT_OBJ(parent));
+        mem->storage = parent->storage;
+        mem->host_ptr = NULL;
+        describe(mem, element_size);
+    } else if (flags & CL_MEM_USE_HOST_PTR) {
+        mem->storage = host_ptr;
+        mem->host_ptr = host_ptr;
+        describe(mem, element_size);
+    } else {
+        mem->storage = NULL;
+        describe(mem, element_size); /* computes the size */
+        size_t rounded = (mem->size + 127) & ~(size_t)127;
+        mem->storage = aligned_alloc(128, rounded);
+        if (!mem->storage) {
+            err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+            goto fail_release;
+        }
+        mem->internal_flags |= RT_MEM_OWNS_STORAGE;
+        mem->image.data = (unsigned char *)mem->storage;
+        if (flags & CL_MEM_COPY_HOST_PTR)
+            copy_in(mem, host_ptr, row_pitch, layer_pitch);
+    }
+    api_set_error(errcode_ret, CL_SUCCESS);
+    return mem;
+fail_release:
+    rt_object_release(RT_OBJ(mem));
+fail:
+    api_set_error(errcode_ret, err);
+    return NULL;
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+              const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+{
+    return create_image(context, NULL, flags, format, desc, host_ptr, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
+                            cl_mem_flags flags, const cl_image_format *format,
+                            const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+{
+    return create_image(context, properties, flags, format, desc, host_ptr, errcode_ret);
+}
+
+/* The 1.x entry points: the same with their sizes (deprecated, 5.3.1). */
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                size_t width, size_t height, size_t row_pitch, void *host_ptr, cl_int *errcode_ret)
+{
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = width,
+                          .image_height = height, .image_row_pitch = row_pitch};
+    if (api_valid_context(context) && format && rt_image_element_size(format) &&
+        (width == 0 || height == 0)) {
+        api_set_error(errcode_ret, CL_INVALID_IMAGE_SIZE);
+        return NULL;
+    }
+    return create_image(context, NULL, flags, format, &desc, host_ptr, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
+clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                size_t width, size_t height, size_t depth, size_t row_pitch, size_t slice_pitch,
+                void *host_ptr, cl_int *errcode_ret)
+{
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = width,
+                          .image_height = height, .image_depth = depth,
+                          .image_row_pitch = row_pitch, .image_slice_pitch = slice_pitch};
+    /* 1.x: a 3D image has a depth of at least 2 */
+    if (api_valid_context(context) && format && rt_image_element_size(format) &&
+        (width == 0 || height == 0 || depth < 2)) {
+        api_set_error(errcode_ret, CL_INVALID_IMAGE_SIZE);
+        return NULL;
+    }
+    return create_image(context, NULL, flags, format, &desc, host_ptr, errcode_ret);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
+                           cl_uint num_entries, cl_image_format *formats, cl_uint *num_formats)
+{
+    if (!api_valid_context(context))
+        return CL_INVALID_CONTEXT;
+    cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                         CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                         CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
+                         CL_MEM_KERNEL_READ_AND_WRITE;
+    if ((flags & ~known) || !is_image_type(type) || (num_entries == 0 && formats))
+        return CL_INVALID_VALUE;
+    cl_uint n = rt_image_formats(type, flags, formats, num_entries);
+    if (num_formats)
+        *num_formats = n;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+               void *param_value, size_t *param_value_size_ret)
+{
+    if (!api_is_image(image))
+        return CL_INVALID_MEM_OBJECT;
+    const cl_image_desc *d = &image->desc;
+    size_t element_size = (size_t)image->image.element_size;
+    cl_uint zero = 0;
+    switch (param_name) {
+    case CL_IMAGE_FORMAT: return API_INFO(image->format);
+    case CL_IMAGE_ELEMENT_SIZE: return API_INFO(element_size);
+    case CL_IMAGE_ROW_PITCH: return API_INFO(d->image_row_pitch);
+    case CL_IMAGE_SLICE_PITCH: return API_INFO(d->image_slice_pitch);
+    case CL_IMAGE_WIDTH: return API_INFO(d->image_width);
+    case CL_IMAGE_HEIGHT: return API_INFO(d->image_height);
+    case CL_IMAGE_DEPTH: return API_INFO(d->image_depth);
+    case CL_IMAGE_ARRAY_SIZE: return API_INFO(d->image_array_size);
+    case CL_IMAGE_BUFFER: {
+        cl_mem buffer = image->parent && image->parent->type == CL_MEM_OBJECT_BUFFER
+                            ? image->parent
+                            : NULL;
+        return API_INFO(buffer);
+    }
+    case CL_IMAGE_NUM_MIP_LEVELS:
+    case CL_IMAGE_NUM_SAMPLES: return API_INFO(zero);
+    default: return CL_INVALID_VALUE;
+    }
+}

@@ -1,0 +1,643 @@
+/* image.cl - image reads, writes and queries (OpenCL C 2.0 6.13.14), with
+ * the sampler rules and format conversions of the OpenCL 2.0 C
+ * specification chapter 8: addressing and filtering (8.2), conversions
+ * between pixels and the values kernels see (8.3).
+ *
+ * An image argument points to a cc_image (image.h); a sampler's value is
+ * its bits. Every function finds its pixels through the same box
+ * addressing, whatever the image type: a 1D array's layer is the y index,
+ * a 2D array's the z index.
+ *
+ * Indices that fall outside the image read the border colour and writes
+ * there are dropped. The specification makes such accesses undefined
+ * except under CLK_ADDRESS_CLAMP, where the border colour is the answer;
+ * doing the same everywhere keeps a wrong kernel from touching memory
+ * outside its image.
+ */
+#include "library.h"
+#include "image.h"
+
+typedef const global struct cc_image *image_desc;
+
+#define DESC(image) __builtin_astype(image, const global struct cc_image *)
+#define BITS(sampler) ((uint)__builtin_astype(sampler, ulong))
+
+/* A program's sampler constant (6.13.14.1) becomes a call of this with the
+ * constant's bits; the bits are the sampler. */
+constant void *__translate_sampler_initializer(int bits)
+{
+    return (constant void *)(ulong)(uint)bits;
+}
+
+/* --- pixels --- */
+
+static global uchar *pixel(image_desc im, int x, int y, int z)
+{
+    return im->data + (ulong)z * im->slice_pitch + (ulong)y * im->row_pitch +
+           (ulong)x * (ulong)im->element_size;
+}
+
+static bool inside(image_desc im, int x, int y, int z)
+{
+    return (uint)x < (uint)im->width && (uint)y < (uint)im->height && (uint)z < (uint)im->depth;
+}
+
+/* How many channels a pixel stores (packed formats store one word). */
+static int stored_channels(int order)
+{
+    switch (order) {
+    case CLK_RG: case CLK_RA: case CLK_RGx:
+        return 2;
+    case CLK_RGB: case CLK_RGBx: case CLK_sRGB: case CLK_sRGBx:
+        return 3;
+    case CLK_RGBA: case CLK_BGRA: case CLK_ARGB: case CLK_ABGR: case CLK_sRGBA: case CLK_sBGRA:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+static bool is_srgb(int order)
+{
+    return order == CLK_sRGB || order == CLK_sRGBx || order == CLK_sRGBA || order == CLK_sBGRA;
+}
+
+/* 8.2: the border colour has alpha 0 where the format has alpha, else 1. */
+static bool has_alpha(int order)
+{
+    switch (order) {
+    case CLK_A: case CLK_INTENSITY: case CLK_RA: case CLK_ARGB: case CLK_BGRA: case CLK_RGBA:
+    case CLK_ABGR: case CLK_sRGBA: case CLK_sBGRA:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Stored channels c to (r, g, b, a); `one` fills a missing alpha. */
+#define ARRANGE(T, one)                                                                       \
+    static T##4 arrange_##T(int order, T c0, T c1, T c2, T c3)                                \
+    {                                                                                         \
+        switch (order) {                                                                      \
+        case CLK_A: return (T##4)(0, 0, 0, c0);                                               \
+        case CLK_RG: case CLK_RGx: return (T##4)(c0, c1, 0, one);                             \
+        case CLK_RA: return (T##4)(c0, 0, 0, c1);                                             \
+        case CLK_RGB: case CLK_RGBx: case CLK_sRGB: case CLK_sRGBx:                           \
+            return (T##4)(c0, c1, c2, one);                                                   \
+        case CLK_RGBA: case CLK_sRGBA: return (T##4)(c0, c1, c2, c3);                         \
+        case CLK_BGRA: case CLK_sBGRA: return (T##4)(c2, c1, c0, c3);                         \
+        case CLK_ARGB: return (T##4)(c1, c2, c3, c0);                                         \
+        case CLK_ABGR: return (T##4)(c3, c2, c1, c0);                                         \
+        case CLK_INTENSITY: return (T##4)(c0, c0, c0, c0);                                    \
+        case CLK_LUMINANCE: return (T##4)(c0, c0, c0, one);                                   \
+        default: return (T##4)(c0, 0, 0, one); /* R, Rx, DEPTH */                             \
+        }                                                                                     \
+    }                                                                                         \
+    /* (r, g, b, a) to the channels a pixel stores, in storage order */                       \
+    static T##4 disarrange_##T(int order, T##4 v)                                             \
+    {                                                                                         \
+        switch (order) {                                                                      \
+        case CLK_A: return (T##4)(v.w, 0, 0, 0);                                              \
+        case CLK_RA: return (T##4)(v.x, v.w, 0, 0);                                           \
+        case CLK_BGRA: case CLK_sBGRA: return v.zyxw;                                         \
+        case CLK_ARGB: return v.wxyz;                                                         \
+        case CLK_ABGR: return v.wzyx;                                                         \
+        default: return v;                                                                    \
+        }                                                                                     \
+    }
+ARRANGE(float, 1.0f)
+ARRANGE(int, 1)
+ARRANGE(uint, 1u)
+
+/* 8.3.4: sRGB to linear and back, for the r, g and b channels. */
+static float srgb_to_linear(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linear_to_srgb(float c)
+{
+    if (isnan(c))
+        return 0.0f;
+    c = clamp(c, 0.0f, 1.0f);
+    return c < 0.0031308f ? 12.92f * c : 1.055f * pow(c, 1.0f / 2.4f) - 0.055f;
+}
+
+/* --- pixel to value: 8.3.1 (normalized), 8.3.2 (half), 8.3.3 (float) --- */
+
+static float channel_f(int type, const global uchar *p, int i)
+{
+    switch (type) {
+    case CLK_UNORM_INT8: return p[i] / 255.0f;
+    case CLK_UNORM_INT16: return ((const global ushort *)p)[i] / 65535.0f;
+    case CLK_SNORM_INT8: return max(((const global char *)p)[i] / 127.0f, -1.0f);
+    case CLK_SNORM_INT16: return max(((const global short *)p)[i] / 32767.0f, -1.0f);
+    case CLK_HALF_FLOAT: return vload_half(i, (const global half *)p);
+    case CLK_FLOAT: return ((const global float *)p)[i];
+    /* integer formats under read_imagef: undefined (8.3); the raw value */
+    case CLK_SIGNED_INT8: return ((const global char *)p)[i];
+    case CLK_SIGNED_INT16: return ((const global short *)p)[i];
+    case CLK_SIGNED_INT32: return ((const global int *)p)[i];
+    case CLK_UNSIGNED_INT8: return p[i];
+    case CLK_UNSIGNED_INT16: return ((const global ushort *)p)[i];
+    case CLK_UNSIGNED_INT32: return ((const global uint *)p)[i];
+    default: return 0.0f;
+    }
+}
+
+static float4 load_f(image_desc im, int x, int y, int z)
+{
+    const global uchar *p = pixel(im, x, y, z);
+    int type = im->channel_data_type, order = im->channel_order;
+    float4 v;
+    if (type == CLK_UNORM_SHORT_565) {
+        ushort w = *(const global ushort *)p;
+        v = (float4)((w >> 11) / 31.0f, ((w >> 5) & 63) / 63.0f, (w & 31) / 31.0f, 1.0f);
+    } else if (type == CLK_UNORM_SHORT_555) {
+        ushort w = *(const global ushort *)p;
+        v = (float4)(((w >> 10) & 31) / 31.0f, ((w >> 5) & 31) / 31.0f, (w & 31) / 31.0f, 1.0f);
+    } else if (type == CLK_UNORM_INT_101010) {
+        uint w = *(const global uint *)p;
+        v = (float4)(((w >> 20) & 1023) / 1023.0f, ((w >> 10) & 1023) / 1023.0f,
+                     (w & 1023) / 1023.0f, 1.0f);
+    } else {
+        int n = stored_channels(order);
+        float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < n; i++)
+            c[i] = channel_f(type, p, i);
+        v = arrange_float(order, c[0], c[1], c[2], c[3]);
+    }
+    if (is_srgb(order))
+        v = (float4)(srgb_to_linear(v.x), srgb_to_linear(v.y), srgb_to_linear(v.z), v.w);
+    return v;
+}
+
+static uint channel_bits(int type, const global uchar *p, int i)
+{
+    switch (type) {
+    case CLK_SIGNED_INT8: return (uint)(int)((const global char *)p)[i];
+    case CLK_SIGNED_INT16: return (uint)(int)((const global short *)p)[i];
+    case CLK_SIGNED_INT32: return ((const global uint *)p)[i];
+    case CLK_UNSIGNED_INT8: return p[i];
+    case CLK_UNSIGNED_INT16: return ((const global ushort *)p)[i];
+    case CLK_UNSIGNED_INT32: return ((const global uint *)p)[i];
+    default: return 0; /* normalized or float formats under read_imagei/ui: undefined (8.3) */
+    }
+}
+
+/* 8.3.5: read_imagei/ui return the stored integers, widened. */
+static uint4 load_bits(image_desc im, int x, int y, int z)
+{
+    const global uchar *p = pixel(im, x, y, z);
+    int type = im->channel_data_type, order = im->channel_order;
+    int n = stored_channels(order);
+    uint c[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++)
+        c[i] = channel_bits(type, p, i);
+    return arrange_uint(order, c[0], c[1], c[2], c[3]);
+}
+
+/* --- value to pixel: the same sections, rounding to nearest even and
+ * saturating --- */
+
+static void store_channel_f(int type, global uchar *p, int i, float f)
+{
+    switch (type) {
+    case CLK_UNORM_INT8: p[i] = convert_uchar_sat_rte(f * 255.0f); break;
+    case CLK_UNORM_INT16: ((global ushort *)p)[i] = convert_ushort_sat_rte(f * 65535.0f); break;
+    case CLK_SNORM_INT8: ((global char *)p)[i] = convert_char_sat_rte(f * 127.0f); break;
+    case CLK_SNORM_INT16: ((global short *)p)[i] = convert_short_sat_rte(f * 32767.0f); break;
+    case CLK_HALF_FLOAT: vstore_half_rte(f, i, (global half *)p); break;
+    case CLK_FLOAT: ((global float *)p)[i] = f; break;
+    default: break; /* write_imagef to an integer format: undefined (8.3); nothing */
+    }
+}
+
+static void store_f(image_desc im, int x, int y, int z, float4 v)
+{
+    if (!inside(im, x, y, z))
+        return;
+    global uchar *p = pixel(im, x, y, z);
+    int type = im->channel_data_type, order = im->channel_order;
+    if (is_srgb(order))
+        v = (float4)(linear_to_srgb(v.x), linear_to_srgb(v.y), linear_to_srgb(v.z), v.w);
+    if (type == CLK_UNORM_SHORT_565) {
+        *(global ushort *)p = (ushort)(min(convert_ushort_sat_rte(v.x * 31.0f), (ushort)31) << 11 |
+                                       min(convert_ushort_sat_rte(v.y * 63.0f), (ushort)63) << 5 |
+                                       min(convert_ushort_sat_rte(v.z * 31.0f), (ushort)31));
+    } else if (type == CLK_UNORM_SHORT_555) {
+        *(global ushort *)p = (ushort)(min(convert_ushort_sat_rte(v.x * 31.0f), (ushort)31) << 10 |
+                                       min(convert_ushort_sat_rte(v.y * 31.0f), (ushort)31) << 5 |
+                                       min(convert_ushort_sat_rte(v.z * 31.0f), (ushort)31));
+    } else if (type == CLK_UNORM_INT_101010) {
+        *(global uint *)p = min(convert_uint_sat_rte(v.x * 1023.0f), 1023u) << 20 |
+                            min(convert_uint_sat_rte(v.y * 1023.0f), 1023u) << 10 |
+                            min(convert_uint_sat_rte(v.z * 1023.0f), 1023u);
+    } else {
+        float4 c = disarrange_float(order, v);
+        int n = stored_channels(order);
+        store_channel_f(type, p, 0, c.x);
+        if (n > 1)
+            store_channel_f(type, p, 1, c.y);
+        if (n > 2)
+            store_channel_f(type, p, 2, c.z);
+        if (n > 3)
+            store_channel_f(type, p, 3, c.w);
+    }
+}
+
+/* write_imagei: saturate to the channel's signed range (8.3.5). */
+static void store_channel_i(int type, global uchar *p, int i, int v)
+{
+    switch (type) {
+    case CLK_SIGNED_INT8: ((global char *)p)[i] = convert_char_sat(v); break;
+    case CLK_SIGNED_INT16: ((global short *)p)[i] = convert_short_sat(v); break;
+    case CLK_SIGNED_INT32: ((global int *)p)[i] = v; break;
+    default: break; /* undefined for other formats: nothing */
+    }
+}
+
+static void store_channel_u(int type, global uchar *p, int i, uint v)
+{
+    switch (type) {
+    case CLK_UNSIGNED_INT8: p[i] = convert_uchar_sat(v); break;
+    case CLK_UNSIGNED_INT16: ((global ushort *)p)[i] = convert_ushort_sat(v); break;
+    case CLK_UNSIGNED_INT32: ((global uint *)p)[i] = v; break;
+    default: break;
+    }
+}
+
+#define STORE_INT(name, T, channel)                                                           \
+    static void name(image_desc im, int x, int y, int z, T##4 v)                              \
+    {                                                                                         \
+        if (!inside(im, x, y, z))                                                             \
+            return;                                                                           \
+        global uchar *p = pixel(im, x, y, z);                                                 \
+        int order = im->channel_order;                                                        \
+        T##4 c = disarrange_##T(order, v);                                                    \
+        int n = stored_channels(order);                                                       \
+        channel(im->channel_data_type, p, 0, c.x);                                            \
+        if (n > 1)                                                                            \
+            channel(im->channel_data_type, p, 1, c.y);                                        \
+        if (n > 2)                                                                            \
+            channel(im->channel_data_type, p, 2, c.z);                                        \
+        if (n > 3)                                                                            \
+            channel(im->channel_data_type, p, 3, c.w);                                        \
+    }
+STORE_INT(store_i, int, store_channel_i)
+STORE_INT(store_u, uint, store_channel_u)
+
+/* --- fetching one pixel by index: the border colour outside --- */
+
+static float4 fetch_f(image_desc im, int x, int y, int z)
+{
+    if (inside(im, x, y, z))
+        return load_f(im, x, y, z);
+    return (float4)(0.0f, 0.0f, 0.0f, has_alpha(im->channel_order) ? 0.0f : 1.0f);
+}
+
+static uint4 fetch_bits(image_desc im, int x, int y, int z)
+{
+    if (inside(im, x, y, z))
+        return load_bits(im, x, y, z);
+    return (uint4)(0, 0, 0, has_alpha(im->channel_order) ? 0 : 1);
+}
+
+/* --- coordinates to indices (8.2) ---
+ *
+ * `dims` coordinates are filtered (1, 2 or 3); an array image's layer is
+ * the next coordinate, rounded and clamped to the layers (8.2: "the
+ * layer index is clamp(rint(v), 0, d - 1)"). */
+
+struct texels {
+    int i0[3], i1[3]; /* the two pixels each dimension blends (nearest: i0 only) */
+    float a[3];       /* weight of i1 */
+};
+
+static int floor_int(float u)
+{
+    return convert_int_sat(floor(u));
+}
+
+static void nearest(float s, int n, uint bits, int *i)
+{
+    uint addressing = bits & CC_SAMPLER_ADDRESS_MASK;
+    if (addressing == CLK_ADDRESS_REPEAT) {
+        int k = floor_int((s - floor(s)) * n);
+        *i = k > n - 1 ? k - n : k;
+        return;
+    }
+    if (addressing == CLK_ADDRESS_MIRRORED_REPEAT) {
+        float t = fabs(s - 2.0f * rint(0.5f * s));
+        *i = min(floor_int(t * n), n - 1);
+        return;
+    }
+    float u = (bits & CC_SAMPLER_NORMALIZED) ? s * n : s;
+    int k = floor_int(u);
+    *i = addressing == CLK_ADDRESS_CLAMP_TO_EDGE ? clamp(k, 0, n - 1) : k;
+}
+
+static void linear(float s, int n, uint bits, int *i0, int *i1, float *a)
+{
+    uint addressing = bits & CC_SAMPLER_ADDRESS_MASK;
+    float u;
+    if (addressing == CLK_ADDRESS_REPEAT)
+        u = (s - floor(s)) * n;
+    else if (addressing == CLK_ADDRESS_MIRRORED_REPEAT)
+        u = fabs(s - 2.0f * rint(0.5f * s)) * n;
+    else
+        u = (bits & CC_SAMPLER_NORMALIZED) ? s * n : s;
+    float v = u - 0.5f;
+    int k = floor_int(v);
+    *a = v - floor(v);
+    *i0 = k;
+    *i1 = k + 1;
+    if (addressing == CLK_ADDRESS_REPEAT) {
+        if (*i0 < 0)
+            *i0 += n;
+        if (*i1 > n - 1)
+            *i1 -= n;
+    } else if (addressing == CLK_ADDRESS_MIRRORED_REPEAT) {
+        *i0 = max(*i0, 0);
+        *i1 = min(*i1, n - 1);
+    } else if (addressing == CLK_ADDRESS_CLAMP_TO_EDGE) {
+        *i0 = clamp(*i0, 0, n - 1);
+        *i1 = clamp(*i1, 0, n - 1);
+    }
+}
+
+static int layer(float v, int layers)
+{
+    return clamp(convert_int_sat(rint(v)), 0, layers - 1);
+}
+
+static void place(image_desc im, float4 coord, int dims, bool is_array, uint bits, bool filter,
+                  struct texels *t)
+{
+    float c[4] = {coord.x, coord.y, coord.z, coord.w};
+    int size[3] = {im->width, im->height, im->depth};
+    for (int d = 0; d < 3; d++) {
+        t->i0[d] = t->i1[d] = 0;
+        t->a[d] = 0.0f;
+    }
+    for (int d = 0; d < dims; d++) {
+        if (filter)
+            linear(c[d], size[d], bits, &t->i0[d], &t->i1[d], &t->a[d]);
+        else
+            nearest(c[d], size[d], bits, &t->i0[d]);
+    }
+    if (is_array)
+        t->i0[dims] = t->i1[dims] = layer(c[dims], im->array_size);
+}
+
+/* 8.2: linear filtering blends the 2, 4 or 8 nearest pixels. */
+static float4 sample_f(image_desc im, uint bits, float4 coord, int dims, bool is_array)
+{
+    struct texels t;
+    bool filter = (bits & CC_SAMPLER_FILTER_LINEAR) != 0;
+    place(im, coord, dims, is_array, bits, filter, &t);
+    if (!filter)
+        return fetch_f(im, t.i0[0], t.i0[1], t.i0[2]);
+    float4 sum = 0.0f;
+    int corners = 1 << dims;
+    for (int k = 0; k < corners; k++) {
+        float w = 1.0f;
+        int i[3] = {t.i0[0], t.i0[1], t.i0[2]};
+        for (int d = 0; d < dims; d++) {
+            bool high = (k >> d) & 1;
+            i[d] = high ? t.i1[d] : t.i0[d];
+            w *= high ? t.a[d] : 1.0f - t.a[d];
+        }
+        sum += w * fetch_f(im, i[0], i[1], i[2]);
+    }
+    return sum;
+}
+
+/* read_imagei/ui: nearest only (linear filtering is undefined for them). */
+static uint4 sample_bits(image_desc im, uint bits, float4 coord, int dims, bool is_array)
+{
+    struct texels t;
+    place(im, coord, dims, is_array, bits, false, &t);
+    return fetch_bits(im, t.i0[0], t.i0[1], t.i0[2]);
+}
+
+/* Integer coordinates (6.13.14.2): unnormalized, nearest; the addressing
+ * mode clamps to the edge or answers the border. */
+static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
+{
+    int size[3] = {im->width, im->height, im->depth};
+    int i[4] = {c.x, c.y, c.z, 0};
+    if ((bits & CC_SAMPLER_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE)
+        for (int d = 0; d < dims; d++)
+            i[d] = clamp(i[d], 0, size[d] - 1);
+    if (is_array)
+        i[dims] = clamp(i[dims], 0, im->array_size - 1);
+    for (int d = dims + (is_array ? 1 : 0); d < 3; d++)
+        i[d] = 0;
+    return (int4)(i[0], i[1], i[2], 0);
+}
+
+/* --- the overloads: one line per image type --- *
+ *
+ * M(type, dims, is_array, icoord, fcoord, widen_i, widen_f): widen_* turn
+ * the type's coordinate into a 4-vector. */
+#define TO4_1(c) ((int4)((c), 0, 0, 0))
+#define TO4_2(c) ((int4)((c), 0, 0))
+#define TO4_4(c) (c)
+#define TO4F_1(c) ((float4)((c), 0.0f, 0.0f, 0.0f))
+#define TO4F_2(c) ((float4)((c), 0.0f, 0.0f))
+#define TO4F_4(c) (c)
+
+#define SAMPLED_TYPES(M)                                                                      \
+    M(image1d_t, 1, false, int, float, 1)                                                     \
+    M(image1d_array_t, 1, true, int2, float2, 2)                                              \
+    M(image2d_t, 2, false, int2, float2, 2)                                                   \
+    M(image2d_array_t, 2, true, int4, float4, 4)                                              \
+    M(image3d_t, 3, false, int4, float4, 4)
+
+/* read_image{f,i,ui} with a sampler, both coordinate types (read_only). */
+#define SAMPLER_READS(IMG, DIMS, ARR, IC, FC, W)                                              \
+    OVL float4 read_imagef(read_only IMG image, sampler_t sampler, FC coord)                  \
+    {                                                                                         \
+        return sample_f(DESC(image), BITS(sampler), TO4F_##W(coord), DIMS, ARR);              \
+    }                                                                                         \
+    OVL int4 read_imagei(read_only IMG image, sampler_t sampler, FC coord)                    \
+    {                                                                                         \
+        return as_int4(sample_bits(DESC(image), BITS(sampler), TO4F_##W(coord), DIMS, ARR));  \
+    }                                                                                         \
+    OVL uint4 read_imageui(read_only IMG image, sampler_t sampler, FC coord)                  \
+    {                                                                                         \
+        return sample_bits(DESC(image), BITS(sampler), TO4F_##W(coord), DIMS, ARR);           \
+    }                                                                                         \
+    OVL float4 read_imagef(read_only IMG image, sampler_t sampler, IC coord)                  \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
+        return fetch_f(im, i.x, i.y, i.z);                                                    \
+    }                                                                                         \
+    OVL int4 read_imagei(read_only IMG image, sampler_t sampler, IC coord)                    \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
+        return as_int4(fetch_bits(im, i.x, i.y, i.z));                                        \
+    }                                                                                         \
+    OVL uint4 read_imageui(read_only IMG image, sampler_t sampler, IC coord)                  \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
+        return fetch_bits(im, i.x, i.y, i.z);                                                 \
+    }
+SAMPLED_TYPES(SAMPLER_READS)
+
+/* Sampler-less reads (6.13.14.3): integer coordinates, nearest. */
+#define PLAIN_READS(ACCESS, IMG, DIMS, ARR, IC, W)                                            \
+    OVL float4 read_imagef(ACCESS IMG image, IC coord)                                        \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, 0, TO4_##W(coord), DIMS, ARR);                                 \
+        return fetch_f(im, i.x, i.y, i.z);                                                    \
+    }                                                                                         \
+    OVL int4 read_imagei(ACCESS IMG image, IC coord)                                          \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, 0, TO4_##W(coord), DIMS, ARR);                                 \
+        return as_int4(fetch_bits(im, i.x, i.y, i.z));                                        \
+    }                                                                                         \
+    OVL uint4 read_imageui(ACCESS IMG image, IC coord)                                        \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, 0, TO4_##W(coord), DIMS, ARR);                                 \
+        return fetch_bits(im, i.x, i.y, i.z);                                                 \
+    }
+
+#define WRITES(ACCESS, IMG, DIMS, ARR, IC, W)                                                 \
+    OVL void write_imagef(ACCESS IMG image, IC coord, float4 color)                           \
+    {                                                                                         \
+        int4 i = TO4_##W(coord);                                                              \
+        store_f(DESC(image), i.x, i.y, i.z, color);                                           \
+    }                                                                                         \
+    OVL void write_imagei(ACCESS IMG image, IC coord, int4 color)                             \
+    {                                                                                         \
+        int4 i = TO4_##W(coord);                                                              \
+        store_i(DESC(image), i.x, i.y, i.z, color);                                           \
+    }                                                                                         \
+    OVL void write_imageui(ACCESS IMG image, IC coord, uint4 color)                           \
+    {                                                                                         \
+        int4 i = TO4_##W(coord);                                                              \
+        store_u(DESC(image), i.x, i.y, i.z, color);                                           \
+    }
+
+#define INDEXED_TYPES(M, ACCESS)                                                              \
+    M(ACCESS, image1d_t, 1, false, int, 1)                                                    \
+    M(ACCESS, image1d_buffer_t, 1, false, int, 1)                                             \
+    M(ACCESS, image1d_array_t, 1, true, int2, 2)                                              \
+    M(ACCESS, image2d_t, 2, false, int2, 2)                                                   \
+    M(ACCESS, image2d_array_t, 2, true, int4, 4)                                              \
+    M(ACCESS, image3d_t, 3, false, int4, 4)
+INDEXED_TYPES(PLAIN_READS, read_only)
+INDEXED_TYPES(PLAIN_READS, read_write)
+INDEXED_TYPES(WRITES, write_only)
+INDEXED_TYPES(WRITES, read_write)
+
+/* Depth images (cl_khr_depth_images): one float channel. */
+OVL float read_imagef(read_only image2d_depth_t image, sampler_t sampler, float2 coord)
+{
+    return sample_f(DESC(image), BITS(sampler), TO4F_2(coord), 2, false).x;
+}
+
+OVL float read_imagef(read_only image2d_array_depth_t image, sampler_t sampler, float4 coord)
+{
+    return sample_f(DESC(image), BITS(sampler), coord, 2, true).x;
+}
+
+OVL float read_imagef(read_only image2d_depth_t image, sampler_t sampler, int2 coord)
+{
+    image_desc im = DESC(image);
+    int4 i = int_place(im, BITS(sampler), TO4_2(coord), 2, false);
+    return fetch_f(im, i.x, i.y, i.z).x;
+}
+
+OVL float read_imagef(read_only image2d_array_depth_t image, sampler_t sampler, int4 coord)
+{
+    image_desc im = DESC(image);
+    int4 i = int_place(im, BITS(sampler), coord, 2, true);
+    return fetch_f(im, i.x, i.y, i.z).x;
+}
+
+#define DEPTH_ACCESS(ACCESS)                                                                  \
+    OVL float read_imagef(ACCESS image2d_depth_t image, int2 coord)                           \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, 0, TO4_2(coord), 2, false);                                    \
+        return fetch_f(im, i.x, i.y, i.z).x;                                                  \
+    }                                                                                         \
+    OVL float read_imagef(ACCESS image2d_array_depth_t image, int4 coord)                     \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        int4 i = int_place(im, 0, coord, 2, true);                                            \
+        return fetch_f(im, i.x, i.y, i.z).x;                                                  \
+    }
+#define DEPTH_WRITES(ACCESS)                                                                  \
+    OVL void write_imagef(ACCESS image2d_depth_t image, int2 coord, float depth)              \
+    {                                                                                         \
+        store_f(DESC(image), coord.x, coord.y, 0, (float4)(depth, 0.0f, 0.0f, 1.0f));         \
+    }                                                                                         \
+    OVL void write_imagef(ACCESS image2d_array_depth_t image, int4 coord, float depth)        \
+    {                                                                                         \
+        store_f(DESC(image), coord.x, coord.y, coord.z, (float4)(depth, 0.0f, 0.0f, 1.0f));   \
+    }
+DEPTH_ACCESS(read_only)
+DEPTH_ACCESS(read_write)
+DEPTH_WRITES(write_only)
+DEPTH_WRITES(read_write)
+
+/* --- queries (6.13.14.5), for every access qualifier --- */
+
+#define QUERIES_ALL(ACCESS, IMG)                                                              \
+    OVL int get_image_width(ACCESS IMG image) { return DESC(image)->width; }                  \
+    OVL int get_image_channel_data_type(ACCESS IMG image)                                     \
+    {                                                                                         \
+        return DESC(image)->channel_data_type;                                                \
+    }                                                                                         \
+    OVL int get_image_channel_order(ACCESS IMG image) { return DESC(image)->channel_order; }
+#define QUERY_HEIGHT(ACCESS, IMG)                                                             \
+    OVL int get_image_height(ACCESS IMG image) { return DESC(image)->height; }
+#define QUERY_DIM2(ACCESS, IMG)                                                               \
+    OVL int2 get_image_dim(ACCESS IMG image)                                                  \
+    {                                                                                         \
+        return (int2)(DESC(image)->width, DESC(image)->height);                               \
+    }
+/* The layers of an array are rows (1D) or slices (2D) of the box. */
+#define QUERY_LAYERS(ACCESS, IMG)                                                             \
+    OVL size_t get_image_array_size(ACCESS IMG image) { return DESC(image)->array_size; }
+
+#define QUERIES(ACCESS)                                                                       \
+    QUERIES_ALL(ACCESS, image1d_t)                                                            \
+    QUERIES_ALL(ACCESS, image1d_buffer_t)                                                     \
+    QUERIES_ALL(ACCESS, image1d_array_t)                                                      \
+    QUERIES_ALL(ACCESS, image2d_t)                                                            \
+    QUERIES_ALL(ACCESS, image2d_array_t)                                                      \
+    QUERIES_ALL(ACCESS, image3d_t)                                                            \
+    QUERIES_ALL(ACCESS, image2d_depth_t)                                                      \
+    QUERIES_ALL(ACCESS, image2d_array_depth_t)                                                \
+    QUERY_HEIGHT(ACCESS, image2d_t)                                                           \
+    QUERY_HEIGHT(ACCESS, image2d_array_t)                                                     \
+    QUERY_HEIGHT(ACCESS, image3d_t)                                                           \
+    QUERY_HEIGHT(ACCESS, image2d_depth_t)                                                     \
+    QUERY_HEIGHT(ACCESS, image2d_array_depth_t)                                               \
+    QUERY_DIM2(ACCESS, image2d_t)                                                             \
+    QUERY_DIM2(ACCESS, image2d_array_t)                                                       \
+    QUERY_DIM2(ACCESS, image2d_depth_t)                                                       \
+    QUERY_DIM2(ACCESS, image2d_array_depth_t)                                                 \
+    QUERY_LAYERS(ACCESS, image1d_array_t)                                                     \
+    QUERY_LAYERS(ACCESS, image2d_array_t)                                                     \
+    QUERY_LAYERS(ACCESS, image2d_array_depth_t)                                               \
+    OVL int get_image_depth(ACCESS image3d_t image) { return DESC(image)->depth; }            \
+    OVL int4 get_image_dim(ACCESS image3d_t image)                                            \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        return (int4)(im->width, im->height, im->depth, 0);                                   \
+    }
+QUERIES(read_only)
+QUERIES(write_only)
+QUERIES(read_write)

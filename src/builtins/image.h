@@ -1,0 +1,44 @@
+/* image.h - what an image argument points to, shared by the runtime (C)
+ * and the built-in library (OpenCL C, image.cl).
+ *
+ * A kernel's image argument is a pointer to one cc_image, which lives in
+ * the cl_mem. Every image type is addressed as a box of pixels x, y, z:
+ * pixel (x, y, z) starts at data + z * slice_pitch + y * row_pitch +
+ * x * element_size. A 1D image array keeps its layers as rows (y) and a 2D
+ * image array its layers as slices (z), so the host commands, whose
+ * origins name the layer in the same place, use the same box.
+ *
+ * A sampler argument is no pointer: its value is the sampler's bits
+ * (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*), which is also
+ * what __translate_sampler_initializer turns a program's sampler constant
+ * into.
+ */
+#ifndef CPUCL_BUILTINS_IMAGE_H
+#define CPUCL_BUILTINS_IMAGE_H
+
+#ifdef __OPENCL_C_VERSION__
+#define CC_IMAGE_DATA global uchar *
+#define CC_IMAGE_SIZE ulong
+#else
+#define CC_IMAGE_DATA unsigned char *
+#define CC_IMAGE_SIZE unsigned long
+#endif
+
+struct cc_image {
+    CC_IMAGE_DATA data;
+    CC_IMAGE_SIZE row_pitch;   /* bytes from a row (or a 1D array's layer) to the next */
+    CC_IMAGE_SIZE slice_pitch; /* bytes from a slice (or a 2D array's layer) to the next */
+    int width, height, depth;  /* the box: 1 where the type has no such dimension */
+    int array_size;            /* layers of an array type, 0 otherwise */
+    int channel_order;         /* CL_R ... as cl_image_format says */
+    int channel_data_type;     /* CL_UNORM_INT8 ... */
+    int element_size;          /* bytes a pixel */
+    int type;                  /* CL_MEM_OBJECT_IMAGE2D ... */
+};
+
+/* Sampler bits (OpenCL C 6.13.14.1, the values of opencl-c-base.h). */
+#define CC_SAMPLER_NORMALIZED 0x1
+#define CC_SAMPLER_ADDRESS_MASK 0xe
+#define CC_SAMPLER_FILTER_LINEAR 0x20
+
+#endif
