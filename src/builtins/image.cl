@@ -149,6 +149,13 @@ static float4 load_f(image_desc im, int x, int y, int z)
 {
     const global uchar *p = pixel(im, x, y, z);
     int type = im->channel_data_type, order = im->channel_order;
+    /* the commonest formats at once */
+    if (order == CLK_RGBA) {
+        if (type == CLK_FLOAT)
+            return vload4(0, (const global float *)p);
+        if (type == CLK_UNORM_INT8)
+            return convert_float4(vload4(0, p)) / 255.0f;
+    }
     float4 v;
     if (type == CLK_UNORM_SHORT_565) {
         ushort w = *(const global ushort *)p;
@@ -219,6 +226,14 @@ static void store_f(image_desc im, int x, int y, int z, float4 v)
         return;
     global uchar *p = pixel(im, x, y, z);
     int type = im->channel_data_type, order = im->channel_order;
+    if (order == CLK_RGBA && type == CLK_FLOAT) {
+        vstore4(v, 0, (global float *)p);
+        return;
+    }
+    if (order == CLK_RGBA && type == CLK_UNORM_INT8) {
+        vstore4(convert_uchar4_sat_rte(v * 255.0f), 0, p);
+        return;
+    }
     if (is_srgb(order))
         v = (float4)(linear_to_srgb(v.x), linear_to_srgb(v.y), linear_to_srgb(v.z), v.w);
     if (type == CLK_UNORM_SHORT_565) {
@@ -314,9 +329,11 @@ struct texels {
     float a[3];       /* weight of i1 */
 };
 
+/* floor(u) as an int, NaN and huge coordinates clamped (fmax/fmin drop a
+ * NaN); any such coordinate lands outside the image or at its edge. */
 static int floor_int(float u)
 {
-    return convert_int_sat(floor(u));
+    return (int)fmin(fmax(floor(u), -16777216.0f), 16777216.0f);
 }
 
 static void nearest(float s, int n, uint bits, int *i)
@@ -396,8 +413,12 @@ static float4 sample_f(image_desc im, uint bits, float4 coord, int dims, bool is
     struct texels t;
     bool filter = (bits & CC_SAMPLER_FILTER_LINEAR) != 0;
     place(im, coord, dims, is_array, bits, filter, &t);
+    /* only CLK_ADDRESS_CLAMP and NONE reach outside the image */
+    uint addressing = bits & CC_SAMPLER_ADDRESS_MASK;
+    bool inside_always = addressing != CLK_ADDRESS_CLAMP && addressing != CLK_ADDRESS_NONE;
     if (!filter)
-        return fetch_f(im, t.i0[0], t.i0[1], t.i0[2]);
+        return inside_always ? load_f(im, t.i0[0], t.i0[1], t.i0[2])
+                             : fetch_f(im, t.i0[0], t.i0[1], t.i0[2]);
     float4 sum = 0.0f;
     int corners = 1 << dims;
     for (int k = 0; k < corners; k++) {
@@ -408,7 +429,7 @@ static float4 sample_f(image_desc im, uint bits, float4 coord, int dims, bool is
             i[d] = high ? t.i1[d] : t.i0[d];
             w *= high ? t.a[d] : 1.0f - t.a[d];
         }
-        sum += w * fetch_f(im, i[0], i[1], i[2]);
+        sum += w * (inside_always ? load_f(im, i[0], i[1], i[2]) : fetch_f(im, i[0], i[1], i[2]));
     }
     return sum;
 }

@@ -151,7 +151,11 @@ static enum cc_arg_kind arg_kind(const char *base_type, const char *type_qualifi
 {
     if (has_word(type_qualifier, "pipe"))
         return CC_ARG_PIPE;
-    if (!strncmp(base_type, "image", 5))
+    /* image1d_t ... image2d_array_depth_t; not a pointer to a type whose
+     * name merely starts so (the CTS's image_kernel_data *) */
+    size_t length = strlen(base_type);
+    if (!byval && !strncmp(base_type, "image", 5) && !strchr(base_type, '*') && length > 7 &&
+        !strcmp(base_type + length - 2, "_t"))
         return CC_ARG_IMAGE;
     if (!strcmp(base_type, "sampler_t"))
         return CC_ARG_SAMPLER;
