@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtins/builtins.h"
+#include "identity.h" /* generated: BUILTINS_SHA256_* */
 
 #define STRINGIFY2(x) #x
 #define STRINGIFY(x) STRINGIFY2(x)
@@ -24,21 +25,31 @@ EMBED(builtins_x86_64, "x86-64.bc")
 EMBED(builtins_x86_64_v3, "x86-64-v3.bc")
 EMBED(builtins_x86_64_v4, "x86-64-v4.bc")
 
+static const struct {
+    const char *cpu;
+    const char *start, *end;
+    const char *sha256;
+} levels[] = {
+    {"x86-64", builtins_x86_64, builtins_x86_64_end, BUILTINS_SHA256_X86_64},
+    {"x86-64-v3", builtins_x86_64_v3, builtins_x86_64_v3_end, BUILTINS_SHA256_X86_64_V3},
+    {"x86-64-v4", builtins_x86_64_v4, builtins_x86_64_v4_end, BUILTINS_SHA256_X86_64_V4},
+};
+
 const void *builtins_bitcode(const char *abi_cpu, size_t *size)
 {
-    static const struct {
-        const char *cpu;
-        const char *start, *end;
-    } levels[] = {
-        {"x86-64", builtins_x86_64, builtins_x86_64_end},
-        {"x86-64-v3", builtins_x86_64_v3, builtins_x86_64_v3_end},
-        {"x86-64-v4", builtins_x86_64_v4, builtins_x86_64_v4_end},
-    };
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
         if (!strcmp(abi_cpu, levels[i].cpu)) {
             *size = (size_t)(levels[i].end - levels[i].start);
             return levels[i].start;
         }
     }
+    return NULL;
+}
+
+const char *builtins_identity(const char *abi_cpu)
+{
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (!strcmp(abi_cpu, levels[i].cpu))
+            return levels[i].sha256;
     return NULL;
 }

@@ -15,4 +15,8 @@
 /* The bitcode for one ABI level (a clang -target-cpu name), or NULL. */
 const void *builtins_bitcode(const char *abi_cpu, size_t *size);
 
+/* The SHA-256 of that bitcode in hex, computed when cpucl was built (the
+ * kernel cache's keys name the library by it), or NULL. */
+const char *builtins_identity(const char *abi_cpu);
+
 #endif

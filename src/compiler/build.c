@@ -5,6 +5,9 @@
  *   -> kernel table (metadata.c) -> work-group functions (workgroup.c)
  *   -> verify -> O3 for the host -> object file -> JIT (jit.c)
  *
+ * A build from source first looks in the kernel cache (cache.c) for the
+ * object file and the rest of the program, and stores them after a build.
+ *
  * Every build has its own LLVMContext and TargetMachine, so builds on
  * different threads share only the JIT. Errors never abort: LLVM's
  * diagnostics go to the build log through the context's handler (whose
@@ -320,55 +323,104 @@ static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
     return err;
 }
 
-static cl_int emit_and_load(LLVMModuleRef module, LLVMTargetMachineRef machine,
-                            struct cc_program *program, struct cc_log *log)
+/* In the object file a work-group function is named "<wg>.<placeholder>";
+ * loading renames it "<wg>.<serial>", the serial number of the program in
+ * this process, in hex of the same width. All programs share the JIT's
+ * main JITDylib, so exported names must differ between programs, while the
+ * object file must not depend on the process that made it: the kernel
+ * cache stores it. */
+#define SERIAL_PLACEHOLDER "0000000000000000"
+
+static char *placeholder_name(const char *kernel_name)
+{
+    char *wg = cc_wg_function_name(kernel_name);
+    size_t length = wg ? strlen(wg) + sizeof SERIAL_PLACEHOLDER + 1 : 0;
+    char *name = wg ? malloc(length) : NULL;
+    if (name)
+        snprintf(name, length, "%s.%s", wg, SERIAL_PLACEHOLDER);
+    free(wg);
+    return name;
+}
+
+static cl_int name_workgroup_functions(LLVMModuleRef module, const struct cc_program *program,
+                                       struct cc_log *log)
+{
+    for (unsigned i = 0; i < program->num_kernels; i++) {
+        char *wg = cc_wg_function_name(program->kernels[i].name);
+        char *name = placeholder_name(program->kernels[i].name);
+        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+        if (fn && name)
+            LLVMSetValueName2(fn, name, strlen(name));
+        free(wg);
+        free(name);
+        if (!wg || !name)
+            return CL_OUT_OF_HOST_MEMORY;
+        if (!fn) {
+            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
+                          program->kernels[i].name);
+            return CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int emit_object(LLVMModuleRef module, LLVMTargetMachineRef machine, struct cc_log *log,
+                          LLVMMemoryBufferRef *object)
+{
+    char *message = NULL;
+    cl_int err = CL_SUCCESS;
+    if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message, object)) {
+        cc_log_printf(log, "error: code generation failed: %s\n",
+                      message ? message : "unknown reason");
+        *object = NULL;
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    LLVMDisposeMessage(message);
+    return err;
+}
+
+/* Gives the object's work-group functions this program's names, adds it to
+ * the JIT and fills in every kernel's wg. */
+static cl_int load_object(struct cc_program *program, const void *object, size_t size,
+                          struct cc_log *log)
 {
     static atomic_ulong serial;
     unsigned long number = atomic_fetch_add(&serial, 1) + 1;
     unsigned n = program->num_kernels;
     char **names = calloc(n ? n : 1, sizeof *names);
     void **addresses = calloc(n ? n : 1, sizeof *addresses);
-    cl_int err = names && addresses ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    /* All programs share the JIT's main JITDylib: the exported names carry
-     * the program's serial number. */
+    char *copy = malloc(size ? size : 1);
+    cl_int err = names && addresses && copy ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (copy)
+        memcpy(copy, object, size);
     for (unsigned i = 0; i < n && !err; i++) {
-        char *wg = cc_wg_function_name(program->kernels[i].name);
-        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
-        size_t length = wg ? strlen(wg) + 24 : 0;
-        names[i] = wg ? malloc(length) : NULL;
-        if (names[i]) {
-            snprintf(names[i], length, "%s.%lu", wg, number);
-            if (fn)
-                LLVMSetValueName2(fn, names[i], strlen(names[i]));
-        }
-        free(wg);
-        if (!names[i])
+        char *placeholder = placeholder_name(program->kernels[i].name);
+        if (!(names[i] = placeholder ? strdup(placeholder) : NULL)) {
+            free(placeholder);
             err = CL_OUT_OF_HOST_MEMORY;
-        else if (!fn) {
+            break;
+        }
+        snprintf(names[i] + strlen(names[i]) - strlen(SERIAL_PLACEHOLDER),
+                 sizeof SERIAL_PLACEHOLDER, "%016lx", number);
+        if (!cc_object_rename(copy, size, placeholder, names[i])) {
             cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
                           program->kernels[i].name);
             err = CL_BUILD_PROGRAM_FAILURE;
         }
+        free(placeholder);
     }
-    LLVMMemoryBufferRef object = NULL;
-    if (!err) {
-        char *message = NULL;
-        if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message,
-                                                &object)) {
-            cc_log_printf(log, "error: code generation failed: %s\n",
-                          message ? message : "unknown reason");
-            err = CL_BUILD_PROGRAM_FAILURE;
-        }
-        LLVMDisposeMessage(message);
-    }
+    LLVMMemoryBufferRef buffer = NULL;
+    if (!err && !(buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(copy, size, "program")))
+        err = CL_OUT_OF_HOST_MEMORY;
     if (!err)
-        err = cc_jit_add(object, (const char *const *)names, n, addresses, &program->tracker, log);
+        err = cc_jit_add(buffer, (const char *const *)names, n, addresses, &program->tracker, log);
     for (unsigned i = 0; i < n && !err; i++)
         program->kernels[i].wg = (cc_wg_fn)addresses[i];
     for (unsigned i = 0; names && i < n; i++)
         free(names[i]);
     free(names);
     free(addresses);
+    free(copy);
     return err;
 }
 
@@ -430,11 +482,13 @@ static cl_int front(const char *source, const struct cc_options *options, const 
     return err;
 }
 
-/* A whole program's module to JITed work-group functions: built-ins,
- * kernel table, work-group functions, O3, code, JIT. Takes the module. */
+/* A whole program's module to an object file: built-ins, kernel table,
+ * work-group functions, O3, code (load_object then JITs it). Takes the
+ * module. */
 static cl_int back(LLVMModuleRef module, const struct cc_options *options, struct cc_log *log,
-                   struct cc_program *program, struct timer *timer)
+                   struct cc_program *program, struct timer *timer, LLVMMemoryBufferRef *object)
 {
+    *object = NULL;
     cl_int err = CL_SUCCESS;
     LLVMTargetMachineRef machine = cc_target_machine(!options->opt_disable);
     if (!machine) {
@@ -484,8 +538,10 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     cc_measure_private_mem(module, program->kernels, program->num_kernels);
     if (getenv("CPUCL_VECTORIZE"))
         cc_report_vectorization(module, program->kernels, program->num_kernels);
-    err = emit_and_load(module, machine, program, log);
-    timer_step(timer, "codegen+jit");
+    if ((err = name_workgroup_functions(module, program, log)))
+        goto out;
+    err = emit_object(module, machine, log, object);
+    timer_step(timer, "codegen");
 out:
     LLVMDisposeModule(module);
     if (machine)
@@ -493,25 +549,93 @@ out:
     return err;
 }
 
-static cl_int build(const char *source, const struct cc_options *options, struct cc_log *log,
-                    struct cc_program *program)
+/* A build from the kernel cache: the entry's parts become the program's,
+ * and its object is loaded. CL_SUCCESS, or a miss (any other code; the
+ * program is left as it was and the log untouched). */
+static cl_int load_cached(const struct cc_cache_key *key, struct cc_program *program,
+                          struct cc_log *log)
+{
+    struct cc_cache_entry entry;
+    if (!cc_cache_load(key, &entry))
+        return CL_BUILD_PROGRAM_FAILURE;
+    program->kernels = entry.kernels;
+    program->num_kernels = entry.num_kernels;
+    /* a failure to load says nothing the application should read */
+    struct cc_log scratch = {0};
+    cl_int err = load_object(program, entry.object, entry.object_size, &scratch);
+    free(scratch.text);
+    if (err) {
+        program->kernels = NULL;
+        program->num_kernels = 0;
+        cc_cache_entry_free(&entry);
+        return err;
+    }
+    program->bitcode = entry.bitcode;
+    program->bitcode_size = entry.bitcode_size;
+    program->global_variable_size = entry.global_variable_size;
+    cc_log_append(log, entry.log, entry.log_length);
+    entry.kernels = NULL;
+    entry.num_kernels = 0;
+    entry.bitcode = NULL;
+    cc_cache_entry_free(&entry);
+    return CL_SUCCESS;
+}
+
+static void store_cached(const struct cc_cache_key *key, const struct cc_program *program,
+                         const struct cc_log *log, LLVMMemoryBufferRef object)
+{
+    struct cc_cache_entry entry = {
+        .log = log->text,
+        .log_length = log->length,
+        .bitcode = program->bitcode,
+        .bitcode_size = program->bitcode_size,
+        .global_variable_size = program->global_variable_size,
+        .kernels = program->kernels,
+        .num_kernels = program->num_kernels,
+        .object = (void *)LLVMGetBufferStart(object),
+        .object_size = LLVMGetBufferSize(object),
+    };
+    cc_cache_store(key, &entry);
+}
+
+static cl_int build(const char *source, const char *options_text, const struct cc_options *options,
+                    struct cc_log *log, struct cc_program *program)
 {
     struct timer timer;
     timer_start(&timer);
+    struct cc_cache_key key;
+    bool cacheable = cc_cache_key(source, options_text, &key);
+    if (cacheable && load_cached(&key, program, log) == CL_SUCCESS) {
+        timer_step(&timer, "from cache");
+        timer_report(&timer);
+        return CL_SUCCESS;
+    }
+    if (cacheable)
+        timer_step(&timer, "cache miss");
     LLVMContextRef context = LLVMContextCreate();
     if (!context)
         return CL_OUT_OF_HOST_MEMORY;
     struct diagnostics diagnostics = {log, false};
     LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
     LLVMModuleRef module;
+    LLVMMemoryBufferRef object = NULL;
     cl_int err = front(source, options, NULL, context, log, &module);
     timer_step(&timer, "frontend");
     if (!err && (err = keep_bitcode(module, &program->bitcode, &program->bitcode_size)))
         LLVMDisposeModule(module);
     if (!err)
-        err = back(module, options, log, program, &timer);
+        err = back(module, options, log, program, &timer, &object);
+    if (!err)
+        err = load_object(program, LLVMGetBufferStart(object), LLVMGetBufferSize(object), log);
+    timer_step(&timer, "jit");
     if (!err && diagnostics.error)
         err = CL_BUILD_PROGRAM_FAILURE;
+    if (!err && cacheable && !log->failed) {
+        store_cached(&key, program, log, object);
+        timer_step(&timer, "cache store");
+    }
+    if (object)
+        LLVMDisposeMemoryBuffer(object);
     timer_report(&timer);
     LLVMContextDispose(context);
     return err;
@@ -527,8 +651,9 @@ cl_int cc_build(const char *source, const char *options_text, char **log_out,
     cl_int err = cc_options_parse(options_text, &options, &log);
     if (!err) {
         program = calloc(1, sizeof *program);
-        err =
-            program ? build(source ? source : "", &options, &log, program) : CL_OUT_OF_HOST_MEMORY;
+        err = program ? build(source ? source : "", options_text ? options_text : "", &options,
+                              &log, program)
+                      : CL_OUT_OF_HOST_MEMORY;
         cc_options_free(&options);
     }
     if (log.failed && !err)
@@ -729,7 +854,13 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         LLVMDisposeModule(linked);
         goto out;
     }
-    err = back(linked, &options, &log, program, &timer);
+    LLVMMemoryBufferRef object;
+    err = back(linked, &options, &log, program, &timer, &object);
+    if (!err)
+        err = load_object(program, LLVMGetBufferStart(object), LLVMGetBufferSize(object), &log);
+    if (object)
+        LLVMDisposeMemoryBuffer(object);
+    timer_step(&timer, "jit");
     if (!err && diagnostics.error)
         err = CL_LINK_PROGRAM_FAILURE;
     if (err == CL_BUILD_PROGRAM_FAILURE)

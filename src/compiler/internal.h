@@ -11,12 +11,15 @@
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   regions.c    kernels with barriers -> loops over the code between them
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
+ *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
+ *   sha256.c     the hash of the cache's keys and checksums
  */
 #ifndef CPUCL_COMPILER_INTERNAL_H
 #define CPUCL_COMPILER_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
@@ -62,6 +65,11 @@ LLVMTargetMachineRef cc_target_machine(bool optimize);
 cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
                   void **addresses, void **tracker, struct cc_log *log);
 void cc_jit_remove(void *tracker);
+/* Renames the symbol `from` of an ELF object to `to`, a name of the same
+ * length, in place. False when the object has no such symbol (or is not
+ * an ELF object): the work-group functions are named with a placeholder
+ * in the object, which each program replaces with its serial number. */
+bool cc_object_rename(void *object, size_t size, const char *from, const char *to);
 /* Whether JITed code may call this process symbol (C math library and the
  * few helpers LLVM's code generator calls). */
 bool cc_jit_symbol_allowed(const char *name);
@@ -117,6 +125,52 @@ void cc_report_vectorization(LLVMModuleRef module, const struct cc_kernel_info *
 /* printf.c: every call of the variadic printf becomes a call of
  * CC_PRINTF_SYMBOL (compiler.h) with its arguments stored in memory. */
 cl_int cc_lower_printf(LLVMModuleRef module, struct cc_log *log);
+
+/* sha256.c: SHA-256 (FIPS 180-4). */
+#define CC_SHA256_SIZE 32
+struct cc_sha256 {
+    uint32_t state[8];
+    uint64_t length;
+    unsigned char block[64];
+};
+void cc_sha256_init(struct cc_sha256 *s);
+void cc_sha256_update(struct cc_sha256 *s, const void *data, size_t size);
+void cc_sha256_final(struct cc_sha256 *s, unsigned char digest[CC_SHA256_SIZE]);
+void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZE]);
+
+/* cache.c: the on-disk kernel cache of programs built from source. An
+ * entry holds what cc_build makes that the runtime keeps or the JIT loads:
+ * the build log, the program's bitcode (its binary), the kernel table and
+ * the object file of the work-group functions, before the JIT renames
+ * them (cc_object_rename). */
+struct cc_cache_key {
+    unsigned char digest[CC_SHA256_SIZE];
+};
+/* The key of a build of `source` with `options`: a hash of them and of
+ * everything else that changes the code (cpucl, its built-in library,
+ * LLVM, the host CPU, the environment variables that change code
+ * generation). False when this build is not to be cached: the cache is
+ * off (CPUCL_CACHE=0), a debugging output is asked for (it would not be
+ * printed), or the source reads other files (#include) or the clock. */
+bool cc_cache_key(const char *source, const char *options, struct cc_cache_key *key);
+struct cc_cache_entry {
+    char *log;
+    size_t log_length;
+    void *bitcode;
+    size_t bitcode_size;
+    size_t global_variable_size;
+    struct cc_kernel_info *kernels; /* wg is not stored */
+    unsigned num_kernels;
+    void *object;
+    size_t object_size;
+};
+/* The entry of `key`, every part malloc'd (cc_cache_entry_free), or false
+ * when there is none or it is damaged: never an error, a miss. */
+bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry);
+void cc_cache_entry_free(struct cc_cache_entry *entry);
+/* Writes the entry of `key` (whose parts the caller keeps), replacing any
+ * other atomically; failures are silent (the next build compiles again). */
+void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry);
 
 /* The spir_kernel calling convention (COMPILER-NOTES 1). */
 #define CC_SPIR_KERNEL_CC 76

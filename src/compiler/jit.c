@@ -10,6 +10,7 @@
  * LLVM's code-generation helpers from this process (cc_jit_symbol_allowed),
  * and CC_PRINTF_SYMBOL to a forwarder to the device's printf.
  */
+#include <elf.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -244,6 +245,47 @@ void cc_jit_remove(void *tracker)
     if (error)
         LLVMConsumeError(error);
     LLVMOrcReleaseResourceTracker(tracker);
+}
+
+/* Symbol names live in the object's string tables (.strtab), which the
+ * symbol table points into by offset: a name of the same length can be
+ * written over the old one, and nothing else in the object changes.
+ * Every occurrence is replaced, so a name the linker stored as the tail of
+ * a longer one (string-table suffix merging) is renamed too; only the
+ * work-group functions end in the placeholder, so nothing else is. */
+bool cc_object_rename(void *object, size_t size, const char *from, const char *to)
+{
+    Elf64_Ehdr header;
+    if (size < sizeof header)
+        return false;
+    memcpy(&header, object, sizeof header);
+    if (memcmp(header.e_ident, ELFMAG, SELFMAG) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+        header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size)
+        return false;
+    char *bytes = object;
+    size_t count = header.e_shnum;
+    Elf64_Shdr section;
+    if (!count && size - header.e_shoff >= sizeof section) {
+        /* more than SHN_LORESERVE sections: the count is in section 0 */
+        memcpy(&section, bytes + header.e_shoff, sizeof section);
+        count = section.sh_size;
+    }
+    if (count > (size - header.e_shoff) / sizeof section)
+        return false;
+    size_t length = strlen(from) + 1; /* with the terminating NUL */
+    bool found = false;
+    for (size_t i = 0; i < count; i++) {
+        memcpy(&section, bytes + header.e_shoff + i * sizeof section, sizeof section);
+        if (section.sh_type != SHT_STRTAB || section.sh_offset > size ||
+            section.sh_size > size - section.sh_offset)
+            continue;
+        char *table = bytes + section.sh_offset, *end = table + section.sh_size;
+        for (char *p = table; (p = memmem(p, (size_t)(end - p), from, length)); p += length) {
+            memcpy(p, to, length - 1);
+            found = true;
+        }
+    }
+    return found;
 }
 
 const char *cc_host_cpu_name(void)

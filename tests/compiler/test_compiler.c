@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compiler/compiler.h"
+#include "compiler/internal.h" /* cc_sha256 */
 
 static int failures;
 
@@ -936,6 +937,42 @@ static void test_threads(void)
         pthread_join(threads[i], NULL);
 }
 
+/* The kernel cache's hash (sha256.c) against the examples of FIPS 180-2
+ * (appendix B), the last one fed in uneven pieces. */
+static void test_sha256(void)
+{
+    static const struct {
+        const char *message;
+        const char *digest;
+    } examples[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+        unsigned char digest[CC_SHA256_SIZE];
+        char hex[2 * CC_SHA256_SIZE + 1];
+        cc_sha256(examples[i].message, strlen(examples[i].message), digest);
+        for (int b = 0; b < CC_SHA256_SIZE; b++)
+            sprintf(hex + 2 * b, "%02x", digest[b]);
+        CHECK(!strcmp(hex, examples[i].digest), "sha256(\"%s\") = %s", examples[i].message, hex);
+    }
+    static char million[1000000];
+    memset(million, 'a', sizeof million);
+    struct cc_sha256 s;
+    cc_sha256_init(&s);
+    for (size_t at = 0, step = 1; at < sizeof million; at += step, step = step * 7 % 997 + 1)
+        cc_sha256_update(&s, million + at, at + step > sizeof million ? sizeof million - at : step);
+    unsigned char digest[CC_SHA256_SIZE];
+    char hex[2 * CC_SHA256_SIZE + 1];
+    cc_sha256_final(&s, digest);
+    for (int b = 0; b < CC_SHA256_SIZE; b++)
+        sprintf(hex + 2 * b, "%02x", digest[b]);
+    CHECK(!strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+          "sha256(a million a) = %s", hex);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "vadd")) {
@@ -944,6 +981,7 @@ int main(int argc, char **argv)
         return failures != 0;
     }
     printf("host cpu: %s\nextensions: %s\n", cc_host_cpu_name(), cc_device_extensions());
+    test_sha256();
     test_vadd();
     test_2d();
     test_local();

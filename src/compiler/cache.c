@@ -1,0 +1,611 @@
+/* cache.c - the on-disk kernel cache (DESIGN.md: "a second run of an
+ * application builds its programs from the cache").
+ *
+ * What: for a program built from source, the object file of its
+ * work-group functions (the end of the pipeline but for the JIT's
+ * linking), with what the runtime keeps besides code: the build log, the
+ * kernel table and the program's bitcode (CL_PROGRAM_BINARIES). A cached
+ * build skips the front end, the built-in library, the work-group passes,
+ * O3 and code generation, and only loads the object (README.md has the
+ * measurements behind the choice).
+ *
+ * Where: $CPUCL_CACHE_DIR, else $XDG_CACHE_HOME/cpucl, else
+ * $HOME/.cache/cpucl, created when missing; CPUCL_CACHE=0 turns the cache
+ * off. One file an entry, named by its key in hex.
+ *
+ * An entry is a header (magic, format version, key, payload size, SHA-256
+ * of the payload) and the payload. It is written to a temporary file in
+ * the same folder and renamed over the entry, so a reader sees a whole old
+ * entry or a whole new one, and processes building the same program at
+ * once need no lock: the last rename wins, and all wrote the same thing.
+ * A short, damaged or foreign file is a miss; the build then compiles and
+ * writes the entry again. Nothing here ever fails a build.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <llvm-c/Core.h>
+#include <llvm/Config/llvm-config.h>
+
+#include "builtins/builtins.h"
+#include "compiler/internal.h"
+
+#ifndef CPUCL_VERSION
+#error "CPUCL_VERSION must name cpucl's version"
+#endif
+
+/* Bumped whenever the payload's layout or the meaning of an entry
+ * changes, so older entries become misses. */
+#define CACHE_FORMAT 1
+
+static const char magic[8] = "cpuclKC\n";
+
+struct entry_header {
+    char magic[8];
+    uint32_t format;
+    uint32_t header_size;
+    unsigned char key[CC_SHA256_SIZE];
+    uint64_t payload_size;
+    unsigned char checksum[CC_SHA256_SIZE]; /* SHA-256 of the payload */
+};
+
+/* --- the key --- */
+
+/* Hashes a field with its length, so that no two different sequences of
+ * fields hash the same bytes. */
+static void hash_field(struct cc_sha256 *s, const void *data, size_t size)
+{
+    uint64_t length = size;
+    cc_sha256_update(s, &length, sizeof length);
+    cc_sha256_update(s, data, size);
+}
+
+static void hash_string(struct cc_sha256 *s, const char *text)
+{
+    hash_field(s, text ? text : "", text ? strlen(text) + 1 : 0);
+}
+
+struct object_search {
+    uintptr_t address;
+    bool found;
+    char path[4096];
+    const void *build_id;
+    size_t build_id_size;
+};
+
+/* The GNU build ID of the loaded object that contains `address` (the
+ * linker's hash of its contents), or that object's path. */
+static int search_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct object_search *search = data;
+    bool contains = false;
+    for (int i = 0; i < info->dlpi_phnum && !contains; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+        contains = segment->p_type == PT_LOAD && search->address >= start &&
+                   search->address - start < segment->p_memsz;
+    }
+    if (!contains)
+        return 0;
+    search->found = true;
+    snprintf(search->path, sizeof search->path, "%s",
+             info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe");
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_NOTE)
+            continue;
+        const char *note = (const char *)(info->dlpi_addr + segment->p_vaddr);
+        const char *end = note + segment->p_memsz;
+        while ((size_t)(end - note) >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *header = (const ElfW(Nhdr) *)note;
+            const char *name = note + sizeof *header;
+            const char *desc = name + ((header->n_namesz + 3) & ~3u);
+            if (desc + header->n_descsz > end)
+                break;
+            if (header->n_type == NT_GNU_BUILD_ID && header->n_namesz == 4 &&
+                !memcmp(name, "GNU", 4)) {
+                search->build_id = desc;
+                search->build_id_size = header->n_descsz;
+                return 1;
+            }
+            note = desc + ((header->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;
+}
+
+/* Names the shared object (or executable) that holds `address`: its build
+ * ID, which changes whenever its code or embedded data does, or else its
+ * path, size and modification time. */
+static void hash_object_identity(struct cc_sha256 *s, const void *address)
+{
+    struct object_search search = {.address = (uintptr_t)address};
+    dl_iterate_phdr(search_object, &search);
+    if (search.build_id) {
+        hash_field(s, search.build_id, search.build_id_size);
+        return;
+    }
+    struct stat status;
+    memset(&status, 0, sizeof status);
+    if (search.found)
+        stat(search.path, &status);
+    hash_string(s, search.path);
+    uint64_t facts[4] = {(uint64_t)status.st_size, (uint64_t)status.st_ino,
+                         (uint64_t)status.st_mtim.tv_sec, (uint64_t)status.st_mtim.tv_nsec};
+    hash_field(s, facts, sizeof facts);
+}
+
+static pthread_once_t identity_once = PTHREAD_ONCE_INIT;
+static unsigned char identity[CC_SHA256_SIZE];
+static bool identity_ok;
+
+/* Everything the code depends on that is fixed for the process: cpucl (its
+ * version and the build ID of its library, which holds the compiler and
+ * the embedded built-in library), the built-in library variant, LLVM and
+ * Clang (versions, libLLVM's build ID, the resource headers), and the host
+ * (triple, CPU, features, ABI level, data layout). */
+static void compute_identity(void)
+{
+    const struct cc_host *host = cc_host();
+    if (!host)
+        return;
+    struct cc_sha256 s;
+    cc_sha256_init(&s);
+    uint32_t format = CACHE_FORMAT;
+    hash_field(&s, &format, sizeof format);
+    hash_string(&s, CPUCL_VERSION);
+    hash_object_identity(&s, (const void *)cc_cache_key);
+    hash_string(&s, builtins_identity(host->abi_cpu));
+    unsigned version[3];
+    LLVMGetVersion(&version[0], &version[1], &version[2]);
+    hash_field(&s, version, sizeof version);
+    hash_string(&s, LLVM_VERSION_STRING);
+    hash_object_identity(&s, (const void *)LLVMGetVersion);
+    hash_string(&s, CPUCL_CLANG_RESOURCE_INCLUDE);
+    hash_string(&s, host->triple);
+    hash_string(&s, host->cpu);
+    hash_string(&s, host->features);
+    hash_string(&s, host->abi_cpu);
+    hash_string(&s, host->data_layout);
+    hash_string(&s, cc_device_extensions());
+    cc_sha256_final(&s, identity);
+    identity_ok = true;
+}
+
+static bool variable_set(const char *name)
+{
+    const char *value = getenv(name);
+    return value && *value && strcmp(value, "0");
+}
+
+/* An environment variable that changes code generation: whether it is set,
+ * and its value (CPUCL_NO_UNIFORM counts when set to anything). */
+static void hash_variable(struct cc_sha256 *s, const char *name)
+{
+    const char *value = getenv(name);
+    unsigned char set = value != NULL;
+    cc_sha256_update(s, &set, 1);
+    hash_string(s, value);
+}
+
+/* Whether the source may read something besides itself and the options:
+ * a file (#include, #embed, __has_include) or the clock (__DATE__,
+ * __TIME__, __TIMESTAMP__). Such builds are not cached; a directive is
+ * recognised loosely (any '#', blanks, then the word), erring towards not
+ * caching. */
+static bool source_reads_outside(const char *source)
+{
+    static const char *const words[] = {"__has_include", "__DATE__", "__TIME__", "__TIMESTAMP__"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(source, words[i]))
+            return true;
+    for (const char *p = strchr(source, '#'); p; p = strchr(p + 1, '#')) {
+        const char *q = p + 1;
+        while (*q == ' ' || *q == '\t' || (*q == '\\' && q[1] == '\n'))
+            q += *q == '\\' ? 2 : 1;
+        if (!strncmp(q, "include", 7) || !strncmp(q, "embed", 5))
+            return true;
+    }
+    return false;
+}
+
+bool cc_cache_key(const char *source, const char *options, struct cc_cache_key *key)
+{
+    const char *setting = getenv("CPUCL_CACHE");
+    if (setting && !strcmp(setting, "0"))
+        return false;
+    /* These print what the build does; a cached build would print nothing. */
+    if (variable_set("CPUCL_DUMP_IR") || getenv("CPUCL_VECTORIZE") || getenv("CPUCL_REGIONS"))
+        return false;
+    if (source_reads_outside(source))
+        return false;
+    pthread_once(&identity_once, compute_identity);
+    if (!identity_ok)
+        return false;
+    struct cc_sha256 s;
+    cc_sha256_init(&s);
+    cc_sha256_update(&s, identity, sizeof identity);
+    /* Read at every build (workgroup.c, regions.c); CPUCL_ABI_LEVEL is in
+     * the identity through host->abi_cpu. */
+    hash_variable(&s, "CPUCL_BARRIERS");
+    hash_variable(&s, "CPUCL_NO_UNIFORM");
+    hash_string(&s, options);
+    hash_string(&s, source);
+    cc_sha256_final(&s, key->digest);
+    return true;
+}
+
+/* --- files --- */
+
+/* The cache folder, malloc'd, or NULL when no variable names one. */
+static char *cache_directory(void)
+{
+    const char *dir = getenv("CPUCL_CACHE_DIR");
+    const char *suffix = "";
+    if (!dir || !*dir) {
+        /* XDG Base Directory: a relative XDG_CACHE_HOME is to be ignored */
+        dir = getenv("XDG_CACHE_HOME");
+        suffix = "/cpucl";
+        if (!dir || dir[0] != '/') {
+            dir = getenv("HOME");
+            suffix = "/.cache/cpucl";
+        }
+    }
+    if (!dir || !*dir)
+        return NULL;
+    size_t length = strlen(dir) + strlen(suffix) + 1;
+    char *path = malloc(length);
+    if (path)
+        snprintf(path, length, "%s%s", dir, suffix);
+    return path;
+}
+
+/* "<dir>/<key in hex><suffix>", malloc'd. */
+static char *entry_path(const char *dir, const struct cc_cache_key *key, const char *suffix)
+{
+    size_t length = strlen(dir) + 1 + 2 * CC_SHA256_SIZE + strlen(suffix) + 1;
+    char *path = malloc(length);
+    if (!path)
+        return NULL;
+    char *end = path + sprintf(path, "%s/", dir);
+    for (int i = 0; i < CC_SHA256_SIZE; i++)
+        end += sprintf(end, "%02x", key->digest[i]);
+    strcpy(end, suffix);
+    return path;
+}
+
+/* mkdir -p, private to the user: the entries are code that will run. */
+static bool make_directories(char *path)
+{
+    for (char *slash = strchr(path + 1, '/');; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = 0;
+        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
+        if (slash)
+            *slash = '/';
+        if (!ok)
+            return false;
+        if (!slash)
+            return true;
+    }
+}
+
+static bool write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *data, size_t size)
+{
+    char *p = data;
+    while (size) {
+        ssize_t n = read(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        p += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
+/* --- the payload --- */
+
+struct writer {
+    unsigned char *data;
+    size_t length, capacity;
+    bool failed;
+};
+
+static void put(struct writer *w, const void *bytes, size_t size)
+{
+    if (w->failed || !size)
+        return;
+    if (w->length + size > w->capacity) {
+        size_t capacity = w->capacity ? w->capacity : 4096;
+        while (capacity < w->length + size)
+            capacity *= 2;
+        unsigned char *grown = realloc(w->data, capacity);
+        if (!grown) {
+            w->failed = true;
+            return;
+        }
+        w->data = grown;
+        w->capacity = capacity;
+    }
+    memcpy(w->data + w->length, bytes, size);
+    w->length += size;
+}
+
+/* Native byte order: the key holds the host's triple, so an entry is only
+ * ever read on the kind of machine that wrote it. */
+static void put_u64(struct writer *w, uint64_t value)
+{
+    put(w, &value, sizeof value);
+}
+
+static void put_bytes(struct writer *w, const void *bytes, size_t size)
+{
+    put_u64(w, size);
+    put(w, bytes, size);
+}
+
+/* NULL is stored as the length UINT64_MAX. */
+static void put_string(struct writer *w, const char *text)
+{
+    if (!text)
+        put_u64(w, UINT64_MAX);
+    else
+        put_bytes(w, text, strlen(text));
+}
+
+static void put_kernel(struct writer *w, const struct cc_kernel_info *kernel)
+{
+    put_string(w, kernel->name);
+    put_u64(w, kernel->num_args);
+    put_u64(w, kernel->arg_block_size);
+    for (int d = 0; d < 3; d++) {
+        put_u64(w, kernel->reqd_work_group_size[d]);
+        put_u64(w, kernel->work_group_size_hint[d]);
+    }
+    put_string(w, kernel->attributes);
+    put_u64(w, kernel->local_mem_size);
+    put_u64(w, kernel->private_mem_size);
+    for (unsigned a = 0; a < kernel->num_args; a++) {
+        const struct cc_arg_info *arg = &kernel->args[a];
+        put_u64(w, arg->kind);
+        put_u64(w, arg->address_qualifier);
+        put_u64(w, arg->access_qualifier);
+        put_u64(w, arg->type_qualifier);
+        put_u64(w, arg->size);
+        put_u64(w, arg->offset);
+        put_string(w, arg->type_name);
+        put_string(w, arg->name);
+    }
+}
+
+static void put_entry(struct writer *w, const struct cc_cache_entry *entry)
+{
+    put_bytes(w, entry->log, entry->log_length);
+    put_bytes(w, entry->bitcode, entry->bitcode_size);
+    put_u64(w, entry->global_variable_size);
+    put_u64(w, entry->num_kernels);
+    for (unsigned i = 0; i < entry->num_kernels; i++)
+        put_kernel(w, &entry->kernels[i]);
+    put_bytes(w, entry->object, entry->object_size);
+}
+
+/* Reading checks every length against what is left: the checksum makes a
+ * damaged payload unlikely to get here, the checks make it harmless. */
+struct reader {
+    const unsigned char *p, *end;
+    bool failed;
+};
+
+static uint64_t get_u64(struct reader *r)
+{
+    uint64_t value = 0;
+    if ((size_t)(r->end - r->p) < sizeof value) {
+        r->failed = true;
+        return 0;
+    }
+    memcpy(&value, r->p, sizeof value);
+    r->p += sizeof value;
+    return value;
+}
+
+/* A malloc'd copy of the next bytes, NUL-terminated (also when empty);
+ * NULL for a stored NULL or on failure (then r->failed). */
+static void *get_copy(struct reader *r, size_t *size)
+{
+    uint64_t length = get_u64(r);
+    if (length == UINT64_MAX || r->failed)
+        return NULL;
+    char *copy = length <= (uint64_t)(r->end - r->p) ? malloc(length + 1) : NULL;
+    if (!copy) {
+        r->failed = true;
+        return NULL;
+    }
+    memcpy(copy, r->p, length);
+    copy[length] = 0;
+    r->p += length;
+    if (size)
+        *size = length;
+    return copy;
+}
+
+/* A string that may not be NULL. */
+static char *get_string(struct reader *r)
+{
+    char *text = get_copy(r, NULL);
+    if (!text)
+        r->failed = true;
+    return text;
+}
+
+static void get_kernel(struct reader *r, struct cc_kernel_info *kernel)
+{
+    kernel->name = get_string(r);
+    uint64_t num_args = get_u64(r);
+    kernel->arg_block_size = get_u64(r);
+    for (int d = 0; d < 3; d++) {
+        kernel->reqd_work_group_size[d] = get_u64(r);
+        kernel->work_group_size_hint[d] = get_u64(r);
+    }
+    kernel->attributes = get_string(r);
+    kernel->local_mem_size = get_u64(r);
+    kernel->private_mem_size = get_u64(r);
+    /* each argument takes at least 64 bytes of the payload */
+    if (r->failed || num_args > (uint64_t)(r->end - r->p) / 64) {
+        r->failed = true;
+        return;
+    }
+    kernel->args = calloc(num_args ? num_args : 1, sizeof *kernel->args);
+    if (!kernel->args) {
+        r->failed = true;
+        return;
+    }
+    kernel->num_args = (unsigned)num_args;
+    for (unsigned a = 0; a < kernel->num_args && !r->failed; a++) {
+        struct cc_arg_info *arg = &kernel->args[a];
+        arg->kind = (enum cc_arg_kind)get_u64(r);
+        arg->address_qualifier = (cl_kernel_arg_address_qualifier)get_u64(r);
+        arg->access_qualifier = (cl_kernel_arg_access_qualifier)get_u64(r);
+        arg->type_qualifier = (cl_kernel_arg_type_qualifier)get_u64(r);
+        arg->size = get_u64(r);
+        arg->offset = get_u64(r);
+        arg->type_name = get_string(r);
+        arg->name = get_copy(r, NULL);
+    }
+}
+
+static bool get_entry(struct reader *r, struct cc_cache_entry *entry)
+{
+    entry->log = get_copy(r, &entry->log_length);
+    entry->bitcode = get_copy(r, &entry->bitcode_size);
+    entry->global_variable_size = get_u64(r);
+    uint64_t num_kernels = get_u64(r);
+    /* each kernel takes at least 96 bytes of the payload */
+    if (r->failed || num_kernels > (uint64_t)(r->end - r->p) / 96)
+        return false;
+    entry->kernels = calloc(num_kernels ? num_kernels : 1, sizeof *entry->kernels);
+    if (!entry->kernels)
+        return false;
+    entry->num_kernels = (unsigned)num_kernels;
+    for (unsigned i = 0; i < entry->num_kernels && !r->failed; i++)
+        get_kernel(r, &entry->kernels[i]);
+    entry->object = get_copy(r, &entry->object_size);
+    return !r->failed && entry->log && entry->object && r->p == r->end;
+}
+
+void cc_cache_entry_free(struct cc_cache_entry *entry)
+{
+    free(entry->log);
+    free(entry->bitcode);
+    cc_free_kernels(entry->kernels, entry->num_kernels);
+    free(entry->object);
+    memset(entry, 0, sizeof *entry);
+}
+
+/* --- loading and storing --- */
+
+/* The whole file at `path` if it is a valid entry of `key`, else NULL. */
+static unsigned char *read_entry(const char *path, const struct cc_cache_key *key,
+                                 size_t *payload_size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat status;
+    struct entry_header header;
+    unsigned char *data = NULL;
+    if (fstat(fd, &status) || (size_t)status.st_size < sizeof header)
+        goto fail;
+    size_t size = (size_t)status.st_size;
+    if (!(data = malloc(size)) || !read_all(fd, data, size))
+        goto fail;
+    memcpy(&header, data, sizeof header);
+    if (memcmp(header.magic, magic, sizeof magic) || header.format != CACHE_FORMAT ||
+        header.header_size != sizeof header || memcmp(header.key, key->digest, sizeof header.key) ||
+        header.payload_size != size - sizeof header)
+        goto fail;
+    unsigned char checksum[CC_SHA256_SIZE];
+    cc_sha256(data + sizeof header, size - sizeof header, checksum);
+    if (memcmp(checksum, header.checksum, sizeof checksum))
+        goto fail;
+    close(fd);
+    *payload_size = size - sizeof header;
+    return data;
+fail:
+    free(data);
+    close(fd);
+    return NULL;
+}
+
+bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
+{
+    memset(entry, 0, sizeof *entry);
+    char *dir = cache_directory();
+    char *path = dir ? entry_path(dir, key, "") : NULL;
+    size_t payload_size = 0;
+    unsigned char *data = path ? read_entry(path, key, &payload_size) : NULL;
+    free(path);
+    free(dir);
+    if (!data)
+        return false;
+    struct reader r = {data + sizeof(struct entry_header),
+                       data + sizeof(struct entry_header) + payload_size, false};
+    bool ok = get_entry(&r, entry);
+    free(data);
+    if (!ok)
+        cc_cache_entry_free(entry);
+    return ok;
+}
+
+void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry)
+{
+    struct writer w = {0};
+    struct entry_header header = {.format = CACHE_FORMAT, .header_size = sizeof header};
+    memcpy(header.magic, magic, sizeof magic);
+    memcpy(header.key, key->digest, sizeof header.key);
+    put(&w, &header, sizeof header);
+    put_entry(&w, entry);
+    char *dir = cache_directory();
+    char *path = dir ? entry_path(dir, key, "") : NULL;
+    char *temporary = dir ? entry_path(dir, key, ".tmp-XXXXXX") : NULL;
+    if (w.failed || !path || !temporary || !make_directories(dir))
+        goto out;
+    header.payload_size = w.length - sizeof header;
+    cc_sha256(w.data + sizeof header, header.payload_size, header.checksum);
+    memcpy(w.data, &header, sizeof header);
+    int fd = mkostemp(temporary, O_CLOEXEC);
+    if (fd < 0)
+        goto out;
+    bool written = write_all(fd, w.data, w.length);
+    if (close(fd) || !written || rename(temporary, path))
+        unlink(temporary);
+out:
+    free(temporary);
+    free(path);
+    free(dir);
+    free(w.data);
+}

@@ -1,0 +1,355 @@
+/* test_program_cache.c - the on-disk kernel cache (src/compiler/cache.c):
+ * a second build of the same source comes from the cache with the same
+ * results, build log, kernel table and binary; a truncated or damaged
+ * entry is ignored and written again; CPUCL_CACHE=0 writes nothing; a
+ * folder that cannot be made only costs the cache; builds of one program
+ * on several threads at once leave one whole entry.
+ *
+ * cpucl reads CPUCL_CACHE_DIR and CPUCL_CACHE at every build, so the test
+ * points them at folders of its own with setenv. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../harness.h"
+
+/* A warning (the log of a cached build must carry it too), a kernel with
+ * attributes, one with a barrier and a __local argument. */
+static const char *source =
+    "#warning this program is built for the cache test\n"
+    "__attribute__((reqd_work_group_size(16, 1, 1)))\n"
+    "kernel void polynomial(global const float *x, global float *y, float a)\n"
+    "{ size_t i = get_global_id(0); y[i] = a * x[i] * x[i] + OFFSET; }\n"
+    "kernel void neighbours(global const int *in, global int *out, local int *tile)\n"
+    "{\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    tile[l] = in[get_global_id(0)];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[get_global_id(0)] = tile[l] + tile[(l + 1) % n];\n"
+    "}\n";
+static const char *options = "-cl-kernel-arg-info -DOFFSET=5";
+
+enum { N = 256, GROUP = 16 };
+
+/* Runs both kernels and compares them with the host. */
+static void check_results(struct harness *h, cl_program program)
+{
+    float x[N], y[N];
+    int in[N], out[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)(i % 17) - 8.0f;
+        in[i] = i * 7 - 300;
+    }
+    cl_mem x_mem = harness_buffer(h, CL_MEM_READ_ONLY, sizeof x, x);
+    cl_mem y_mem = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof y, NULL);
+    cl_mem in_mem = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem out_mem = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel polynomial = harness_kernel(program, "polynomial");
+    cl_kernel neighbours = harness_kernel(program, "neighbours");
+    float a = 1.5f;
+    size_t global = N, local = GROUP;
+    CHECK_OK(harness_args(polynomial, 3, ARG(x_mem), ARG(y_mem), ARG(a)));
+    CHECK_OK(harness_args(neighbours, 2, ARG(in_mem), ARG(out_mem)));
+    CHECK_OK(clSetKernelArg(neighbours, 2, GROUP * sizeof(int), NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, polynomial, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, neighbours, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, y_mem, CL_TRUE, 0, sizeof y, y, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out_mem, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int wrong_y = 0, wrong_out = 0;
+    for (int i = 0; i < N; i++) {
+        wrong_y += !harness_near(y[i], a * x[i] * x[i] + 5.0f, 1e-6f);
+        int group = i / GROUP * GROUP, next = group + (i - group + 1) % GROUP;
+        wrong_out += out[i] != in[i] + in[next];
+    }
+    CHECK_NONE_WRONG(wrong_y, "polynomial");
+    CHECK_NONE_WRONG(wrong_out, "neighbours");
+    clReleaseKernel(polynomial);
+    clReleaseKernel(neighbours);
+    clReleaseMemObject(x_mem);
+    clReleaseMemObject(y_mem);
+    clReleaseMemObject(in_mem);
+    clReleaseMemObject(out_mem);
+}
+
+/* Appends what the application can learn of a program's kernels: names,
+ * arguments, attributes, sizes. */
+static void describe(struct harness *h, cl_program program, char *text, size_t size)
+{
+    size_t used = 0;
+#define SAY(...) used += (size_t)snprintf(text + used, used < size ? size - used : 0, __VA_ARGS__)
+    char names[256] = "";
+    clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+    SAY("kernels %s;", names);
+    const char *kernel_names[] = {"polynomial", "neighbours"};
+    for (int k = 0; k < 2; k++) {
+        cl_kernel kernel = harness_kernel(program, kernel_names[k]);
+        cl_uint num_args = 0;
+        char attributes[256] = "";
+        size_t compile_size[3] = {0};
+        cl_ulong local_mem = 0, private_mem = 0;
+        clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, NULL);
+        clGetKernelInfo(kernel, CL_KERNEL_ATTRIBUTES, sizeof attributes, attributes, NULL);
+        clGetKernelWorkGroupInfo(kernel, h->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                 sizeof compile_size, compile_size, NULL);
+        clGetKernelWorkGroupInfo(kernel, h->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local_mem,
+                                 &local_mem, NULL);
+        clGetKernelWorkGroupInfo(kernel, h->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof private_mem,
+                                 &private_mem, NULL);
+        SAY(" %s: %u args, attributes '%s', compile size %zu %zu %zu, local %llu, private %llu;",
+            kernel_names[k], num_args, attributes, compile_size[0], compile_size[1],
+            compile_size[2], (unsigned long long)local_mem, (unsigned long long)private_mem);
+        for (cl_uint a = 0; a < num_args; a++) {
+            char name[64] = "", type[64] = "";
+            cl_kernel_arg_address_qualifier space = 0;
+            clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
+            clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL);
+            clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space,
+                               NULL);
+            SAY(" %s %s %#x,", type, name, (unsigned)space);
+        }
+        clReleaseKernel(kernel);
+    }
+#undef SAY
+}
+
+/* The program's binary (CL_PROGRAM_BINARIES), malloc'd. */
+static unsigned char *binary(cl_program program, size_t *size)
+{
+    *size = 0;
+    clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL);
+    unsigned char *bytes = malloc(*size ? *size : 1);
+    REQUIRE(bytes);
+    CHECK_OK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bytes, &bytes, NULL));
+    return bytes;
+}
+
+/* What a build gives the application, to compare a cached build with the
+ * cold one. */
+struct outcome {
+    char *log;
+    char description[4096];
+    unsigned char *binary;
+    size_t binary_size;
+};
+
+static struct outcome build_and_check(struct harness *h, const char *text)
+{
+    struct outcome o = {0};
+    cl_program program = harness_build(h, text, options);
+    REQUIRE(program);
+    check_results(h, program);
+    o.log = harness_build_log(program, h->device);
+    describe(h, program, o.description, sizeof o.description);
+    o.binary = binary(program, &o.binary_size);
+    clReleaseProgram(program);
+    return o;
+}
+
+static void check_same(const struct outcome *cached, const struct outcome *cold)
+{
+    CHECK(!strcmp(cached->log, cold->log));
+    CHECK(!strcmp(cached->description, cold->description));
+    CHECK(cached->binary_size == cold->binary_size &&
+          !memcmp(cached->binary, cold->binary, cold->binary_size));
+}
+
+static void outcome_free(struct outcome *o)
+{
+    free(o->log);
+    free(o->binary);
+}
+
+/* The folder's files: how many, and the path of the one entry (malloc'd;
+ * NULL unless there is exactly one file). Temporary files count. */
+static int files_in(const char *dir, char **entry)
+{
+    int count = 0;
+    if (entry)
+        *entry = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        count++;
+        if (entry) {
+            free(*entry);
+            size_t length = strlen(dir) + strlen(e->d_name) + 2;
+            *entry = malloc(length);
+            REQUIRE(*entry);
+            snprintf(*entry, length, "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+    if (count != 1 && entry) {
+        free(*entry);
+        *entry = NULL;
+    }
+    return count;
+}
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(*size ? *size : 1);
+    REQUIRE(bytes && fread(bytes, 1, *size, f) == *size);
+    fclose(f);
+    return bytes;
+}
+
+static void write_file(const char *path, const unsigned char *bytes, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    REQUIRE(fwrite(bytes, 1, size, f) == size);
+    fclose(f);
+}
+
+/* Damage the entry one way, build: the build must still be right, and the
+ * entry be written again, byte for byte what the cold build wrote (code
+ * generation is deterministic). */
+static void check_recovers(struct harness *h, const char *dir, const char *what,
+                           const unsigned char *good, size_t good_size, const struct outcome *cold)
+{
+    char *entry;
+    REQUIRE(files_in(dir, &entry) == 1);
+    unsigned char *damaged = malloc(good_size);
+    REQUIRE(damaged);
+    memcpy(damaged, good, good_size);
+    size_t damaged_size = good_size;
+    if (!strcmp(what, "truncated")) {
+        damaged_size = good_size / 2;
+    } else if (!strcmp(what, "empty")) {
+        damaged_size = 0;
+    } else if (!strcmp(what, "flipped")) {
+        for (size_t i = good_size / 2; i < good_size / 2 + 16; i++)
+            damaged[i] ^= 0x5a;
+    } else { /* "magic" */
+        damaged[0] ^= 0xff;
+    }
+    write_file(entry, damaged, damaged_size);
+    struct outcome again = build_and_check(h, source);
+    check_same(&again, cold);
+    size_t size;
+    unsigned char *now = read_file(entry, &size);
+    if (size != good_size || memcmp(now, good, good_size))
+        HARNESS_FAIL("%s:%d: the %s entry was not written again\n", __FILE__, __LINE__, what);
+    else
+        harness_passed++;
+    CHECK(files_in(dir, NULL) == 1);
+    free(now);
+    free(damaged);
+    free(entry);
+    outcome_free(&again);
+}
+
+struct concurrent {
+    struct harness *h;
+    const char *source;
+    int ok;
+};
+
+static void *build_concurrently(void *data)
+{
+    struct concurrent *c = data;
+    cl_program program = harness_build(c->h, c->source, options);
+    c->ok = program != NULL;
+    if (program)
+        clReleaseProgram(program);
+    return NULL;
+}
+
+static int remove_one(const char *path, const struct stat *status, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    char top[] = "/tmp/cpucl-cache-test-XXXXXX";
+    REQUIRE(mkdtemp(top));
+    char dir[256], off_dir[256], concurrent_dir[256];
+    /* a folder that does not exist yet: the cache makes it */
+    snprintf(dir, sizeof dir, "%s/made/by/cpucl", top);
+    snprintf(off_dir, sizeof off_dir, "%s/off", top);
+    snprintf(concurrent_dir, sizeof concurrent_dir, "%s/concurrent", top);
+    unsetenv("CPUCL_CACHE");
+    setenv("CPUCL_CACHE_DIR", dir, 1);
+
+    /* Cold, then from the cache: one entry, not rewritten by the hit. */
+    struct outcome cold = build_and_check(&h, source);
+    CHECK(strstr(cold.log, "built for the cache test") != NULL);
+    char *entry;
+    CHECK(files_in(dir, &entry) == 1);
+    REQUIRE(entry);
+    struct stat before, after;
+    REQUIRE(stat(entry, &before) == 0);
+    size_t good_size;
+    unsigned char *good = read_file(entry, &good_size);
+    struct outcome cached = build_and_check(&h, source);
+    check_same(&cached, &cold);
+    REQUIRE(stat(entry, &after) == 0);
+    CHECK(after.st_ino == before.st_ino && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec &&
+          after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+    outcome_free(&cached);
+
+    /* Damaged entries are rebuilt and written again. */
+    check_recovers(&h, dir, "truncated", good, good_size, &cold);
+    check_recovers(&h, dir, "flipped", good, good_size, &cold);
+    check_recovers(&h, dir, "magic", good, good_size, &cold);
+    check_recovers(&h, dir, "empty", good, good_size, &cold);
+
+    /* CPUCL_CACHE=0: nothing written, not even the folder. */
+    setenv("CPUCL_CACHE", "0", 1);
+    setenv("CPUCL_CACHE_DIR", off_dir, 1);
+    struct outcome off = build_and_check(&h, source);
+    check_same(&off, &cold);
+    struct stat status;
+    CHECK(stat(off_dir, &status) != 0);
+    outcome_free(&off);
+    unsetenv("CPUCL_CACHE");
+
+    /* A folder that cannot be made is no error. */
+    setenv("CPUCL_CACHE_DIR", "/proc/cpucl-cannot-be-made", 1);
+    struct outcome nowhere = build_and_check(&h, source);
+    check_same(&nowhere, &cold);
+    outcome_free(&nowhere);
+
+    /* Four threads build one program at once: all succeed, one entry. */
+    setenv("CPUCL_CACHE_DIR", concurrent_dir, 1);
+    pthread_t threads[4];
+    struct concurrent builds[4];
+    for (int i = 0; i < 4; i++) {
+        builds[i] = (struct concurrent){&h, source, 0};
+        REQUIRE(pthread_create(&threads[i], NULL, build_concurrently, &builds[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(builds[i].ok);
+    }
+    char *concurrent_entry;
+    CHECK(files_in(concurrent_dir, &concurrent_entry) == 1);
+    if (concurrent_entry) {
+        size_t size;
+        unsigned char *bytes = read_file(concurrent_entry, &size);
+        CHECK(size == good_size && !memcmp(bytes, good, good_size));
+        free(bytes);
+    }
+    free(concurrent_entry);
+
+    free(good);
+    free(entry);
+    outcome_free(&cold);
+    nftw(top, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    harness_close(&h);
+    return harness_finish();
+}
