@@ -182,6 +182,15 @@ static void initialize(void)
         return;
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    /* The ICD loader opens cpucl with RTLD_LOCAL, so the C math library it
+     * depends on is not in the process's global scope unless the
+     * application links it too: search it by name as well. */
+    failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
+        &generator, "libm.so.6", LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
+    if (failure)
+        LLVMConsumeError(failure);
+    else
+        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
     failure = define_runtime_symbols();
     if (failure) {
         LLVMConsumeError(failure);
