@@ -85,6 +85,15 @@ int api_valid_buffer_flags(cl_mem_flags flags);
  * inherited, and no access the parent forbids may be asked for. */
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
 
+/* Maps (5.2.2, 5.3.6): whether the map flags are valid together; whether
+ * the object's host-access flags forbid what they ask; and the map command
+ * of `pointer` into `mem`, remembered for the unmap. */
+bool api_valid_map_flags(cl_map_flags flags);
+bool api_map_forbidden(cl_mem mem, cl_map_flags flags);
+cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type, void *pointer,
+                       cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
+                       cl_event *event);
+
 /* True when `mem` is a live image (any image type). */
 bool api_is_image(cl_mem mem);
 

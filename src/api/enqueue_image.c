@@ -287,46 +287,25 @@ clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map
                   cl_event *event, cl_int *errcode_ret)
 {
     cl_int err = check_queue_image(queue, image);
-    if (err)
-        goto fail;
-    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
     bool needs_slice = image->type == CL_MEM_OBJECT_IMAGE3D ||
                        image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
                        image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
-    if ((err = check_box(image, origin, region)))
-        goto fail;
-    if (!row_pitch || (needs_slice && !slice_pitch) || (flags & ~known) ||
-        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+    if (!err)
+        err = check_box(image, origin, region);
+    if (!err && (!row_pitch || (needs_slice && !slice_pitch) || !api_valid_map_flags(flags)))
         err = CL_INVALID_VALUE;
-        goto fail;
-    }
-    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
-        goto fail;
-    if (((flags & CL_MAP_READ) && (image->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
-        ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-         (image->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
+    if (!err)
+        err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (!err && api_map_forbidden(image, flags))
         err = CL_INVALID_OPERATION;
+    if (err)
         goto fail;
-    }
-    struct rt_mapping *mapping = malloc(sizeof *mapping);
-    struct rt_command *command = mapping ? rt_command_create(queue, CL_COMMAND_MAP_IMAGE) : NULL;
-    if (!command) {
-        free(mapping);
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto fail;
-    }
     char *pointer = box_address(image, origin);
-    mapping->pointer = pointer;
-    rt_command_use_mem(command, image);
-    pthread_mutex_lock(&image->lock);
-    mapping->next = image->mappings;
-    image->mappings = mapping;
-    image->map_count++;
-    pthread_mutex_unlock(&image->lock);
     *row_pitch = image->desc.image_row_pitch;
     if (slice_pitch)
         *slice_pitch = needs_slice ? image->desc.image_slice_pitch : 0;
-    err = api_submit(command, num_events, wait_list, event, blocking);
+    err = api_enqueue_map(queue, image, CL_COMMAND_MAP_IMAGE, pointer, blocking, num_events,
+                          wait_list, event);
     api_set_error(errcode_ret, err);
     return err ? NULL : pointer;
 fail:

@@ -328,51 +328,62 @@ clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const si
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 
+/* 5.2.2, 5.3.6: READ and WRITE combine; WRITE_INVALIDATE_REGION stands
+ * alone. */
+bool api_valid_map_flags(cl_map_flags flags)
+{
+    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    return !(flags & ~known) && !((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                                  (flags & (CL_MAP_READ | CL_MAP_WRITE)));
+}
+
+bool api_map_forbidden(cl_mem mem, cl_map_flags flags)
+{
+    return ((flags & CL_MAP_READ) && (mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+           ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+            (mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)));
+}
+
+cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type, void *pointer,
+                       cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
+                       cl_event *event)
+{
+    struct rt_mapping *mapping = malloc(sizeof *mapping);
+    struct rt_command *command = mapping ? rt_command_create(queue, type) : NULL;
+    if (!command) {
+        free(mapping);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    mapping->pointer = pointer;
+    /* The device shares the host's memory: the mapped region is the object
+     * itself (with CL_MEM_USE_HOST_PTR, the application's host_ptr), so the
+     * command only orders the map after earlier writes. */
+    rt_command_use_mem(command, mem);
+    pthread_mutex_lock(&mem->lock);
+    mapping->next = mem->mappings;
+    mem->mappings = mapping;
+    mem->map_count++;
+    pthread_mutex_unlock(&mem->lock);
+    return api_submit(command, num_events, wait_list, event, blocking);
+}
+
 API_EXPORT CL_API_ENTRY void *CL_API_CALL
 clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, cl_map_flags flags,
                    size_t offset, size_t size, cl_uint num_events, const cl_event *wait_list,
                    cl_event *event, cl_int *errcode_ret)
 {
     cl_int err = check_queue_buffer(queue, buffer);
-    if (err)
-        goto fail;
-    const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    if (size == 0 || out_of_bounds(buffer, offset, size) || (flags & ~known) ||
-        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))) {
+    if (!err && (size == 0 || out_of_bounds(buffer, offset, size) || !api_valid_map_flags(flags)))
         err = CL_INVALID_VALUE;
-        goto fail;
-    }
-    if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
-        goto fail;
-    if (((flags & CL_MAP_READ) && (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
-        ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-         (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))) {
+    if (!err)
+        err = api_check_wait_list(queue->context, num_events, wait_list);
+    if (!err && api_map_forbidden(buffer, flags))
         err = CL_INVALID_OPERATION;
-        goto fail;
-    }
-    struct rt_mapping *mapping = malloc(sizeof *mapping);
-    struct rt_command *command = mapping ? rt_command_create(queue, CL_COMMAND_MAP_BUFFER) : NULL;
-    if (!command) {
-        free(mapping);
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto fail;
-    }
-    mapping->pointer = buffer->storage + offset;
-    /* The device shares the host's memory: the mapped region is the buffer
-     * itself (with CL_MEM_USE_HOST_PTR, the application's host_ptr), so the
-     * command only orders the map after earlier writes. */
-    rt_command_use_mem(command, buffer);
-    pthread_mutex_lock(&buffer->lock);
-    mapping->next = buffer->mappings;
-    buffer->mappings = mapping;
-    buffer->map_count++;
-    pthread_mutex_unlock(&buffer->lock);
-    err = api_submit(command, num_events, wait_list, event, blocking);
+    if (!err)
+        err = api_enqueue_map(queue, buffer, CL_COMMAND_MAP_BUFFER, buffer->storage + offset,
+                              blocking, num_events, wait_list, event);
     api_set_error(errcode_ret, err);
     return err ? NULL : buffer->storage + offset;
-fail:
-    api_set_error(errcode_ret, err);
-    return NULL;
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
