@@ -85,6 +85,18 @@ int api_valid_buffer_flags(cl_mem_flags flags);
  * inherited, and no access the parent forbids may be asked for. */
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
 
+/* A copy of rows x slices rows of row_bytes between two pitched regions,
+ * run on the workers; NULL when memory is short. */
+struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,
+                                    size_t dst_row, size_t dst_slice, const char *src,
+                                    size_t src_row, size_t src_slice, size_t row_bytes,
+                                    size_t rows, size_t slices);
+
+/* Submits a copy command made above (CL_OUT_OF_HOST_MEMORY for NULL),
+ * ordered after both objects' earlier users. */
+cl_int api_submit_copy(struct rt_command *command, cl_mem src, cl_mem dst, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event);
+
 /* Maps (5.2.2, 5.3.6): whether the map flags are valid together; whether
  * the object's host-access flags forbid what they ask; and the map command
  * of `pointer` into `mem`, remembered for the unmap. */

@@ -83,23 +83,6 @@ static cl_int host_pitches(cl_mem image, const size_t *region, size_t row_pitch,
     }
 }
 
-static struct rt_command *new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,
-                                       size_t dst_row, size_t dst_slice, const char *src,
-                                       size_t src_row, size_t src_slice, size_t row_bytes,
-                                       const size_t *region)
-{
-    struct rt_command *command = rt_command_create(queue, type);
-    if (!command)
-        return NULL;
-    command->has_job = true;
-    command->job.kind = CPU_JOB_COPY;
-    command->job.u.copy = (struct cpu_copy){
-        .dst = dst, .src = src, .row_bytes = row_bytes, .rows = region[1], .slices = region[2],
-        .dst_row_pitch = dst_row, .dst_slice_pitch = dst_slice,
-        .src_row_pitch = src_row, .src_slice_pitch = src_slice};
-    return command;
-}
-
 static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
                        const size_t *origin, const size_t *region, size_t row_pitch,
                        size_t slice_pitch, void *ptr, cl_uint num_events,
@@ -123,10 +106,10 @@ static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
     char *pixels = box_address(image, origin);
     size_t bytes = region[0] * element_size(image);
     struct rt_command *command =
-        is_read ? new_box_copy(queue, CL_COMMAND_READ_IMAGE, ptr, row, slice, pixels,
-                               im->row_pitch, im->slice_pitch, bytes, region)
-                : new_box_copy(queue, CL_COMMAND_WRITE_IMAGE, pixels, im->row_pitch,
-                               im->slice_pitch, ptr, row, slice, bytes, region);
+        is_read ? api_new_box_copy(queue, CL_COMMAND_READ_IMAGE, ptr, row, slice, pixels,
+                                   im->row_pitch, im->slice_pitch, bytes, region[1], region[2])
+                : api_new_box_copy(queue, CL_COMMAND_WRITE_IMAGE, pixels, im->row_pitch,
+                                   im->slice_pitch, ptr, row, slice, bytes, region[1], region[2]);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
     rt_command_use_mem(command, image);
@@ -179,15 +162,11 @@ clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t 
         return err;
     if (src->storage == dst->storage && boxes_meet(src_origin, dst_origin, region))
         return CL_MEM_COPY_OVERLAP;
-    struct rt_command *command = new_box_copy(
+    struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
         dst->image.slice_pitch, box_address(src, src_origin), src->image.row_pitch,
-        src->image.slice_pitch, region[0] * element_size(src), region);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, src);
-    rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+        src->image.slice_pitch, region[0] * element_size(src), region[1], region[2]);
+    return api_submit_copy(command, src, dst, num_events, wait_list, event);
 }
 
 /* The checks of a copy between an image and a buffer: the buffer holds
@@ -219,14 +198,10 @@ clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     size_t row = region[0] * element_size(src);
-    struct rt_command *command = new_box_copy(
+    struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row, row * region[1],
-        box_address(src, src_origin), src->image.row_pitch, src->image.slice_pitch, row, region);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, src);
-    rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+        box_address(src, src_origin), src->image.row_pitch, src->image.slice_pitch, row, region[1], region[2]);
+    return api_submit_copy(command, src, dst, num_events, wait_list, event);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -238,14 +213,10 @@ clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     size_t row = region[0] * element_size(dst);
-    struct rt_command *command = new_box_copy(
+    struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
-        dst->image.slice_pitch, src->storage + src_offset, row, row * region[1], row, region);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, src);
-    rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+        dst->image.slice_pitch, src->storage + src_offset, row, row * region[1], row, region[1], region[2]);
+    return api_submit_copy(command, src, dst, num_events, wait_list, event);
 }
 
 /* 5.3.5: the colour is a float4, int4 or uint4 by the format's data type,

@@ -49,17 +49,37 @@ static int out_of_bounds(cl_mem buffer, size_t offset, size_t size)
     return offset > buffer->size || size > buffer->size - offset;
 }
 
-static struct rt_command *new_copy(cl_command_queue queue, cl_command_type type, void *dst,
-                                   const void *src, size_t size)
+struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,
+                                    size_t dst_row, size_t dst_slice, const char *src,
+                                    size_t src_row, size_t src_slice, size_t row_bytes,
+                                    size_t rows, size_t slices)
 {
     struct rt_command *command = rt_command_create(queue, type);
     if (!command)
         return NULL;
     command->has_job = true;
     command->job.kind = CPU_JOB_COPY;
-    command->job.u.copy = (struct cpu_copy){.dst = dst, .src = src, .row_bytes = size,
-                                            .rows = 1, .slices = 1};
+    command->job.u.copy = (struct cpu_copy){
+        .dst = dst, .src = src, .row_bytes = row_bytes, .rows = rows, .slices = slices,
+        .dst_row_pitch = dst_row, .dst_slice_pitch = dst_slice,
+        .src_row_pitch = src_row, .src_slice_pitch = src_slice};
     return command;
+}
+
+cl_int api_submit_copy(struct rt_command *command, cl_mem src, cl_mem dst, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+    if (!command)
+        return CL_OUT_OF_HOST_MEMORY;
+    rt_command_use_mem(command, src);
+    rt_command_use_mem(command, dst);
+    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+}
+
+static struct rt_command *new_copy(cl_command_queue queue, cl_command_type type, void *dst,
+                                   const void *src, size_t size)
+{
+    return api_new_box_copy(queue, type, dst, 0, 0, src, 0, 0, size, 1, 1);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -137,11 +157,7 @@ clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_o
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = new_copy(queue, CL_COMMAND_COPY_BUFFER,
                                           dst->storage + dst_offset, src->storage + src_offset, size);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, src);
-    rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    return api_submit_copy(command, src, dst, num_events, wait_list, event);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
@@ -212,17 +228,9 @@ static struct rt_command *new_rect_copy(cl_command_queue queue, cl_command_type 
                                         const struct rect *d, const char *src,
                                         const struct rect *s, const size_t *region)
 {
-    struct rt_command *command = rt_command_create(queue, type);
-    if (!command)
-        return NULL;
-    command->has_job = true;
-    command->job.kind = CPU_JOB_COPY;
-    command->job.u.copy = (struct cpu_copy){
-        .dst = dst + d->offset, .src = src + s->offset, .row_bytes = region[0],
-        .rows = region[1], .slices = region[2],
-        .dst_row_pitch = d->row_pitch, .dst_slice_pitch = d->slice_pitch,
-        .src_row_pitch = s->row_pitch, .src_slice_pitch = s->slice_pitch};
-    return command;
+    return api_new_box_copy(queue, type, dst + d->offset, d->row_pitch, d->slice_pitch,
+                            src + s->offset, s->row_pitch, s->slice_pitch, region[0], region[1],
+                            region[2]);
 }
 
 static cl_int check_region(const size_t *buffer_origin, const size_t *host_origin,
@@ -321,11 +329,7 @@ clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const si
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = new_rect_copy(queue, CL_COMMAND_COPY_BUFFER_RECT, dst->storage,
                                                &d, src->storage, &s, region);
-    if (!command)
-        return CL_OUT_OF_HOST_MEMORY;
-    rt_command_use_mem(command, src);
-    rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    return api_submit_copy(command, src, dst, num_events, wait_list, event);
 }
 
 /* 5.2.2, 5.3.6: READ and WRITE combine; WRITE_INVALIDATE_REGION stands
