@@ -21,7 +21,14 @@
 static inline int api_valid_platform(cl_platform_id p) { return p == rt_platform() && p; }
 static inline int api_valid_device(cl_device_id d) { return rt_object_valid(d, RT_DEVICE); }
 static inline int api_valid_context(cl_context c) { return rt_object_valid(c, RT_CONTEXT); }
-static inline int api_valid_queue(cl_command_queue q) { return rt_object_valid(q, RT_QUEUE); }
+/* A host command-queue: what every clEnqueue*, clFlush and clFinish take
+ * (5.1: commands go to an on-device queue only from kernels). */
+static inline int api_valid_queue(cl_command_queue q)
+{
+    return rt_object_valid(q, RT_QUEUE) && !(q->properties & CL_QUEUE_ON_DEVICE);
+}
+/* Any queue, host or on-device: retain, release, info. */
+static inline int api_valid_any_queue(cl_command_queue q) { return rt_object_valid(q, RT_QUEUE); }
 static inline int api_valid_mem(cl_mem m) { return rt_object_valid(m, RT_MEM); }
 static inline int api_valid_program(cl_program p) { return rt_object_valid(p, RT_PROGRAM); }
 static inline int api_valid_kernel(cl_kernel k) { return rt_object_valid(k, RT_KERNEL); }
@@ -110,6 +117,12 @@ cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type,
 bool api_is_image(cl_mem mem);
 
 /* Image limits the device reports and clCreateImage enforces (pixels). */
+/* On-device queues (table 4.3's 2.x minimums; see device.c). */
+#define API_DEVICE_QUEUE_PREFERRED_SIZE (16 * 1024)
+#define API_DEVICE_QUEUE_MAX_SIZE (256 * 1024)
+#define API_MAX_DEVICE_QUEUES 4
+#define API_MAX_DEVICE_EVENTS 1024
+
 #define API_IMAGE2D_MAX 16384
 #define API_IMAGE3D_MAX 2048
 #define API_IMAGE_MAX_ARRAY_SIZE 2048

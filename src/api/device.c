@@ -325,14 +325,17 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
         return answer_ulong(out,
                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
-    /* Device-side enqueue is not implemented yet: no on-device queue can be
-     * created, so its properties, sizes and counts are 0 (below table 4.3's
-     * 2.x minimums until that issue lands). */
-    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return answer_ulong(out, 0);
+    /* On-device queues (device-side enqueue): out-of-order by definition
+     * (5.1); commands and events are allocated as they come, so the sizes
+     * are table 4.3's minimums without being a hard limit. */
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+        return answer_ulong(out,
+                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-    case CL_DEVICE_MAX_ON_DEVICE_EVENTS: return answer_uint(out, 0);
+        return answer_uint(out, API_DEVICE_QUEUE_PREFERRED_SIZE);
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: return answer_uint(out, API_DEVICE_QUEUE_MAX_SIZE);
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES: return answer_uint(out, API_MAX_DEVICE_QUEUES);
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS: return answer_uint(out, API_MAX_DEVICE_EVENTS);
 
     /* SVM and atomics. The device is the host: SVM memory is ordinary
      * memory, so every kind of sharing holds (src/api/svm.c). */

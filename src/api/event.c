@@ -61,7 +61,7 @@ clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t par
         return CL_PROFILING_INFO_NOT_AVAILABLE;
     pthread_mutex_lock(&event->lock);
     cl_int status = event->status;
-    cl_ulong times[4];
+    cl_ulong times[5];
     memcpy(times, event->times, sizeof times);
     pthread_mutex_unlock(&event->lock);
     if (status != CL_COMPLETE)
@@ -71,8 +71,8 @@ clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t par
     case CL_PROFILING_COMMAND_QUEUED: value = times[0]; break;
     case CL_PROFILING_COMMAND_SUBMIT: value = times[1]; break;
     case CL_PROFILING_COMMAND_START: value = times[2]; break;
-    case CL_PROFILING_COMMAND_END:
-    case CL_PROFILING_COMMAND_COMPLETE: value = times[3]; break;
+    case CL_PROFILING_COMMAND_END: value = times[3]; break;
+    case CL_PROFILING_COMMAND_COMPLETE: value = times[4]; break;
     default: return CL_INVALID_VALUE;
     }
     return API_INFO(value);

@@ -170,8 +170,16 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
     case CC_ARG_PIPE:
         /* No pipe object can exist on this device yet. */
         return CL_INVALID_MEM_OBJECT;
-    case CC_ARG_QUEUE:
-        return CL_INVALID_DEVICE_QUEUE;
+    case CC_ARG_QUEUE: {
+        /* 5.9.2: a queue_t argument takes an on-device queue */
+        if (arg_size != sizeof(cl_command_queue))
+            return CL_INVALID_ARG_SIZE;
+        cl_command_queue queue = arg_value ? *(const cl_command_queue *)arg_value : NULL;
+        if (!api_valid_any_queue(queue) || !(queue->properties & CL_QUEUE_ON_DEVICE))
+            return CL_INVALID_DEVICE_QUEUE;
+        memcpy(kernel->arg_block + arg->offset, &queue, sizeof queue);
+        break;
+    }
     }
     state->set = true;
     return CL_SUCCESS;

@@ -1,8 +1,7 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
- * The device reports each of these features as absent (no pipes, no
- * on-device queues), and
- * every entry point here gives the answer the specification prescribes for
+ * The device reports each of these features as absent (no pipes, no GL
+ * sharing), and every entry point here gives the answer the specification prescribes for
  * such a device, after the handle checks that come first. The README's status
  * table lists each of them as missing; each later issue replaces a group of
  * them with the real thing.
@@ -29,19 +28,6 @@ clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, voi
               size_t *param_value_size_ret)
 {
     return CL_INVALID_MEM_OBJECT; /* no pipe object can exist */
-}
-
-/* --- on-device queues (5.1): CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0 --- */
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                               cl_command_queue command_queue)
-{
-    if (!api_valid_context(context))
-        return CL_INVALID_CONTEXT;
-    if (!api_valid_device(device))
-        return CL_INVALID_DEVICE;
-    return CL_INVALID_OPERATION;
 }
 
 /* --- OpenGL sharing (cl_khr_gl_sharing is not reported): no context is

@@ -7,7 +7,7 @@ static const cl_command_queue_properties host_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
 static cl_command_queue create_queue(cl_context context, cl_device_id device,
-                                     cl_command_queue_properties properties,
+                                     cl_command_queue_properties properties, cl_uint size,
                                      const cl_queue_properties *list, size_t list_count,
                                      cl_int *errcode_ret)
 {
@@ -23,12 +23,13 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         api_set_error(errcode_ret, CL_INVALID_VALUE);
         return NULL;
     }
-    /* 5.1: on-device queues need out-of-order mode; cpucl does not offer
-     * device-side enqueue yet (CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0). */
-    if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
-        int valid = (properties & CL_QUEUE_ON_DEVICE) &&
-                    (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-        api_set_error(errcode_ret, valid ? CL_INVALID_QUEUE_PROPERTIES : CL_INVALID_VALUE);
+    /* 5.1: an on-device queue must be out-of-order; ON_DEVICE_DEFAULT only
+     * comes with ON_DEVICE; CL_QUEUE_SIZE at most the device's maximum. */
+    bool on_device = properties & CL_QUEUE_ON_DEVICE;
+    if (((properties & CL_QUEUE_ON_DEVICE_DEFAULT) && !on_device) ||
+        (on_device && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) ||
+        size > API_DEVICE_QUEUE_MAX_SIZE) {
+        api_set_error(errcode_ret, CL_INVALID_VALUE);
         return NULL;
     }
     cl_queue_properties *list_copy = NULL;
@@ -48,10 +49,21 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     queue->context = context;
     queue->device = device;
     queue->properties = properties;
+    queue->size = on_device ? (size ? size : API_DEVICE_QUEUE_PREFERRED_SIZE) : 0;
     pthread_mutex_init(&queue->lock, NULL);
     pthread_cond_init(&queue->idle, NULL);
     rt_object_hold(RT_OBJ(context));
     rt_object_hold(RT_OBJ(device));
+    if (on_device) {
+        cl_command_queue existing;
+        cl_int err = rt_add_device_queue(queue, properties & CL_QUEUE_ON_DEVICE_DEFAULT,
+                                         API_MAX_DEVICE_QUEUES, &existing);
+        if (err || existing) {
+            rt_object_release(RT_OBJ(queue));
+            api_set_error(errcode_ret, err);
+            return existing;
+        }
+    }
     api_set_error(errcode_ret, CL_SUCCESS);
     return queue;
 oom:
@@ -63,7 +75,14 @@ API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
 clCreateCommandQueue(cl_context context, cl_device_id device,
                      cl_command_queue_properties properties, cl_int *errcode_ret)
 {
-    return create_queue(context, device, properties, NULL, 0, errcode_ret);
+    /* 5.1 (1.x): no on-device queues through the old entry point */
+    if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
+        api_set_error(errcode_ret, !api_valid_context(context) ? CL_INVALID_CONTEXT
+                                   : !api_valid_device(device) ? CL_INVALID_DEVICE
+                                                               : CL_INVALID_VALUE);
+        return NULL;
+    }
+    return create_queue(context, device, properties, 0, NULL, 0, errcode_ret);
 }
 
 API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
@@ -71,6 +90,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                    const cl_queue_properties *properties, cl_int *errcode_ret)
 {
     cl_command_queue_properties flags = 0;
+    cl_uint size = 0;
     size_t n = 0;
     int seen_flags = 0, seen_size = 0;
     for (; properties && properties[n]; n += 2) {
@@ -81,8 +101,9 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
             flags = (cl_command_queue_properties)properties[n + 1];
             break;
         case CL_QUEUE_SIZE:
-            if (seen_size++)
+            if (seen_size++ || properties[n + 1] == 0 || properties[n + 1] > CL_UINT_MAX)
                 goto invalid;
+            size = (cl_uint)properties[n + 1];
             break;
         default:
             goto invalid;
@@ -91,7 +112,8 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
     /* 5.1: CL_QUEUE_SIZE is for device queues only. */
     if (seen_size && !(flags & CL_QUEUE_ON_DEVICE))
         goto invalid;
-    return create_queue(context, device, flags, properties, properties ? n + 1 : 0, errcode_ret);
+    return create_queue(context, device, flags, size, properties, properties ? n + 1 : 0,
+                        errcode_ret);
 invalid:
     if (!api_valid_context(context))
         api_set_error(errcode_ret, CL_INVALID_CONTEXT);
@@ -104,7 +126,7 @@ invalid:
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue)
 {
-    if (!api_valid_queue(queue))
+    if (!api_valid_any_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
     rt_object_retain(RT_OBJ(queue));
     return CL_SUCCESS;
@@ -112,7 +134,7 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue)
 {
-    if (!api_valid_queue(queue))
+    if (!api_valid_any_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
     /* 5.1: clReleaseCommandQueue performs an implicit flush; commands here
      * are submitted as soon as they are enqueued, so nothing is left to do. */
@@ -124,7 +146,7 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name,
                       size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    if (!api_valid_queue(queue))
+    if (!api_valid_any_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
     switch (param_name) {
     case CL_QUEUE_CONTEXT:
@@ -142,10 +164,13 @@ clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name,
                         queue->num_property_list * sizeof(cl_queue_properties));
     case CL_QUEUE_SIZE:
         /* 5.1: only device queues have a size. */
-        return CL_INVALID_COMMAND_QUEUE;
+        if (!(queue->properties & CL_QUEUE_ON_DEVICE))
+            return CL_INVALID_COMMAND_QUEUE;
+        return API_INFO(queue->size);
     case CL_QUEUE_DEVICE_DEFAULT: {
-        cl_command_queue none = NULL;
-        return API_INFO(none);
+        /* 2.1: the device's current default device queue, for any queue */
+        cl_command_queue current = rt_default_device_queue(queue->context, queue->device);
+        return API_INFO(current);
     }
     default:
         return CL_INVALID_VALUE;
@@ -187,5 +212,21 @@ clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties pr
     else
         queue->properties &= ~properties;
     pthread_mutex_unlock(&queue->lock);
+    return CL_SUCCESS;
+}
+
+/* 5.1 (2.1): makes an on-device queue of the device its default. */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                               cl_command_queue command_queue)
+{
+    if (!api_valid_context(context))
+        return CL_INVALID_CONTEXT;
+    if (!api_valid_device(device) || !api_context_has_device(context, device))
+        return CL_INVALID_DEVICE;
+    if (!api_valid_any_queue(command_queue) || command_queue->device != device ||
+        command_queue->context != context || !(command_queue->properties & CL_QUEUE_ON_DEVICE))
+        return CL_INVALID_COMMAND_QUEUE;
+    rt_set_default_device_queue(command_queue);
     return CL_SUCCESS;
 }

@@ -298,7 +298,7 @@ static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
         size_t length;
         const char *name = LLVMGetValueName2(fn, &length);
         if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
-            !strcmp(name, CC_PRINTF_SYMBOL))
+            !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name))
             continue;
         const char *plain = name;
         size_t plain_length = length;
@@ -501,6 +501,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     if ((err = cc_lower_printf(module, log)))
         goto out;
     timer_step(timer, "link");
+    cc_name_block_kernels(module);
     if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,
                                &program->num_kernels, log)))
         goto out;
@@ -894,23 +895,40 @@ const void *cc_program_bitcode(const struct cc_program *program, size_t *size)
     return program->bitcode;
 }
 
+/* The kernel table lists the application's kernels first, then the block
+ * kernels (metadata.c). */
 unsigned cc_program_num_kernels(const struct cc_program *program)
 {
-    return program->num_kernels;
+    unsigned n = 0;
+    while (n < program->num_kernels && !program->kernels[n].is_block)
+        n++;
+    return n;
 }
 
 const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program, unsigned index)
 {
-    return index < program->num_kernels ? &program->kernels[index] : NULL;
+    return index < cc_program_num_kernels(program) ? &program->kernels[index] : NULL;
+}
+
+static const struct cc_kernel_info *find(const struct cc_program *program, const char *name,
+                                         bool is_block)
+{
+    for (unsigned i = 0; i < program->num_kernels; i++)
+        if (program->kernels[i].is_block == is_block && !strcmp(program->kernels[i].name, name))
+            return &program->kernels[i];
+    return NULL;
 }
 
 const struct cc_kernel_info *cc_program_find_kernel(const struct cc_program *program,
                                                     const char *name)
 {
-    for (unsigned i = 0; i < program->num_kernels; i++)
-        if (!strcmp(program->kernels[i].name, name))
-            return &program->kernels[i];
-    return NULL;
+    return find(program, name, false);
+}
+
+const struct cc_kernel_info *cc_program_find_block(const struct cc_program *program,
+                                                   const char *name)
+{
+    return find(program, name, true);
 }
 
 void cc_program_free(struct cc_program *program)

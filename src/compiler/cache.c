@@ -44,7 +44,7 @@
 
 /* Bumped whenever the payload's layout or the meaning of an entry
  * changes, so older entries become misses. */
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2
 
 static const char magic[8] = "cpuclKC\n";
 
@@ -390,6 +390,7 @@ static void put_kernel(struct writer *w, const struct cc_kernel_info *kernel)
     put_string(w, kernel->attributes);
     put_u64(w, kernel->local_mem_size);
     put_u64(w, kernel->private_mem_size);
+    put_u64(w, kernel->is_block);
     for (unsigned a = 0; a < kernel->num_args; a++) {
         const struct cc_arg_info *arg = &kernel->args[a];
         put_u64(w, arg->kind);
@@ -474,6 +475,7 @@ static void get_kernel(struct reader *r, struct cc_kernel_info *kernel)
     kernel->attributes = get_string(r);
     kernel->local_mem_size = get_u64(r);
     kernel->private_mem_size = get_u64(r);
+    kernel->is_block = get_u64(r) != 0;
     /* each argument takes at least 64 bytes of the payload */
     if (r->failed || num_args > (uint64_t)(r->end - r->p) / 64) {
         r->failed = true;

@@ -20,6 +20,7 @@
 #ifndef CPUCL_COMPILER_H
 #define CPUCL_COMPILER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -109,6 +110,10 @@ struct cc_kernel_info {
     char *attributes;                 /* CL_KERNEL_ATTRIBUTES text, "" when none */
     size_t local_mem_size;            /* kernel-scope __local variables, bytes */
     size_t private_mem_size;          /* estimate of per-work-item private memory */
+    /* A block that kernels of the program enqueue (6.13.17): hidden from
+     * the kernel API. Its argument 0 is the block literal (a pointer in
+     * CC_ARG_VALUE), the others CC_ARG_LOCAL. */
+    bool is_block;
     cc_wg_fn wg;                      /* NULL only while building */
 };
 
@@ -173,12 +178,17 @@ const void *cc_program_bitcode(const struct cc_program *program, size_t *size);
 /* Bytes of program-scope variables in the global address space. */
 size_t cc_program_global_variable_size(const struct cc_program *program);
 
+/* The kernels the application sees (block kernels are not among them). */
 unsigned cc_program_num_kernels(const struct cc_program *program);
 const struct cc_kernel_info *cc_program_kernel(const struct cc_program *program,
                                                unsigned index);
 /* NULL when the program has no kernel of that name. */
 const struct cc_kernel_info *cc_program_find_kernel(const struct cc_program *program,
                                                     const char *name);
+/* A block kernel by the name the generated code passes (6.13.17), NULL
+ * when there is none. */
+const struct cc_kernel_info *cc_program_find_block(const struct cc_program *program,
+                                                   const char *name);
 /* Frees the code and the kernel table; no wg function may run afterwards. */
 void cc_program_free(struct cc_program *program);
 
@@ -199,6 +209,48 @@ void cc_program_free(struct cc_program *program);
 typedef int (*cc_printf_fn)(const char *format, uint32_t count, const uint32_t *sizes,
                             const void *data);
 void cc_set_printf(cc_printf_fn fn);
+
+/* Device-side enqueue (OpenCL C 6.13.17, COMPILER-NOTES 3). Kernels call
+ * runtime functions by the names clang gives them; the compiler binds those
+ * names to adapters that forward to the functions the runtime hands over
+ * with cc_set_device_enqueue (before any such kernel runs). A queue_t is
+ * the device queue's cl_command_queue, a clk_event_t a cl_event (or
+ * CC_NULL_EVENT), the kernel a block kernel's name in the enqueuing
+ * kernel's program (cc_program_find_block). */
+struct cc_ndrange { /* clang's ndrange_t, 80 bytes */
+    uint32_t work_dim;
+    size_t offset[3], global[3], local[3];
+};
+
+#define CC_NULL_EVENT ((void *)SIZE_MAX) /* CLK_NULL_EVENT */
+
+struct cc_enqueue {
+    void *queue;
+    int flags;                      /* CLK_ENQUEUE_FLAGS_* */
+    const struct cc_ndrange *ndrange;
+    uint32_t num_events;
+    void *const *wait_list;
+    void **event_ret;               /* NULL: no event wanted */
+    const char *kernel;
+    const void *block;              /* the block literal: int size, int align, ... */
+    uint32_t num_locals;
+    const size_t *local_sizes;
+};
+
+/* Each returns what the OpenCL C builtin of its name returns. */
+struct cc_device_enqueue {
+    int (*enqueue_kernel)(const struct cc_enqueue *request);
+    int (*enqueue_marker)(void *queue, uint32_t num_events, void *const *wait_list,
+                          void **event_ret);
+    void *(*default_queue)(void);
+    void (*retain_event)(void *event);
+    void (*release_event)(void *event);
+    void *(*create_user_event)(void);
+    void (*set_user_event_status)(void *event, int status);
+    void (*capture_profiling_info)(void *event, int name, void *value);
+    bool (*is_valid_event)(void *event);
+};
+void cc_set_device_enqueue(const struct cc_device_enqueue *functions);
 
 /* Facts about the host the device layer reports (from LLVM). */
 const char *cc_host_cpu_name(void);

@@ -74,12 +74,26 @@ bool cc_object_rename(void *object, size_t size, const char *from, const char *t
  * few helpers LLVM's code generator calls). */
 bool cc_jit_symbol_allowed(const char *name);
 
+/* enqueue.c: device-side enqueue. cc_name_block_kernels runs on the front
+ * end's module: every block kernel's address becomes its name. The JIT
+ * defines the runtime functions' symbols (clang's names, cpucl's
+ * adapters). */
+bool cc_is_block_kernel(LLVMValueRef fn);
+void cc_name_block_kernels(LLVMModuleRef module);
+struct cc_runtime_symbol {
+    const char *name;
+    void *address;
+};
+const struct cc_runtime_symbol *cc_enqueue_symbols(unsigned *count);
+bool cc_is_enqueue_symbol(const char *name);
+
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */
 cl_int cc_link_builtins(LLVMModuleRef module, struct cc_log *log);
 
 /* metadata.c: the kernel table, before any code exists. `kernels` gets one
- * entry per spir_kernel function, in module order. */
+ * entry per spir_kernel function: the application's in module order, then the
+ * block kernels (enqueue.c). */
 cl_int cc_read_kernels(LLVMModuleRef module, bool arg_names, struct cc_kernel_info **kernels,
                        unsigned *num_kernels, struct cc_log *log);
 void cc_free_kernels(struct cc_kernel_info *kernels, unsigned num_kernels);

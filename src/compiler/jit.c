@@ -84,17 +84,30 @@ static int forward_printf(const char *format, uint32_t count, const uint32_t *si
     return fn ? fn(format, count, sizes, data) : -1;
 }
 
-static LLVMErrorRef define_runtime_symbols(void)
+static LLVMOrcCSymbolMapPair runtime_symbol(const char *name, void *address)
 {
     LLVMOrcCSymbolMapPair pair = {
-        .Name =
-            LLVMOrcExecutionSessionIntern(LLVMOrcLLJITGetExecutionSession(jit), CC_PRINTF_SYMBOL),
-        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)forward_printf,
+        .Name = LLVMOrcExecutionSessionIntern(LLVMOrcLLJITGetExecutionSession(jit), name),
+        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)address,
                 .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported |
                                           LLVMJITSymbolGenericFlagsCallable}},
     };
+    return pair;
+}
+
+/* printf's forwarder and device-side enqueue's functions (enqueue.c). */
+static LLVMErrorRef define_runtime_symbols(void)
+{
+    unsigned count;
+    const struct cc_runtime_symbol *enqueue = cc_enqueue_symbols(&count);
+    LLVMOrcCSymbolMapPair pairs[32];
+    if (count + 1 > sizeof pairs / sizeof pairs[0])
+        abort(); /* a table larger than this array is a bug here */
+    pairs[0] = runtime_symbol(CC_PRINTF_SYMBOL, (void *)forward_printf);
+    for (unsigned i = 0; i < count; i++)
+        pairs[1 + i] = runtime_symbol(enqueue[i].name, enqueue[i].address);
     return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
-                                 LLVMOrcAbsoluteSymbols(&pair, 1));
+                                 LLVMOrcAbsoluteSymbols(pairs, count + 1));
 }
 
 static int process_symbol_filter(void *context, LLVMOrcSymbolStringPoolEntryRef symbol)

@@ -259,6 +259,55 @@ out:
     return err;
 }
 
+/* A block kernel (enqueue.c) has no argument metadata: its parameters are
+ * the block literal, a generic pointer passed as an 8-byte value, and one
+ * __local pointer for each local argument of the block. */
+static cl_int read_block_args(LLVMValueRef fn, struct cc_kernel_info *kernel)
+{
+    unsigned num_args = LLVMCountParams(fn);
+    kernel->is_block = true;
+    kernel->num_args = num_args;
+    kernel->args = calloc(num_args ? num_args : 1, sizeof *kernel->args);
+    if (!kernel->args)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (unsigned i = 0; i < num_args; i++) {
+        struct cc_arg_info *arg = &kernel->args[i];
+        LLVMTypeRef type = LLVMTypeOf(LLVMGetParam(fn, i));
+        bool local = i > 0 && LLVMGetTypeKind(type) == LLVMPointerTypeKind &&
+                     LLVMGetPointerAddressSpace(type) == 3;
+        arg->kind = local ? CC_ARG_LOCAL : CC_ARG_VALUE;
+        arg->address_qualifier =
+            local ? CL_KERNEL_ARG_ADDRESS_LOCAL : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+        arg->access_qualifier = CL_KERNEL_ARG_ACCESS_NONE;
+        arg->type_qualifier = CL_KERNEL_ARG_TYPE_NONE;
+        arg->type_name = strdup(local ? "void*" : "block");
+        if (!arg->type_name)
+            return CL_OUT_OF_HOST_MEMORY;
+        arg->size = 8;
+        arg->offset = 8 * (size_t)i;
+    }
+    kernel->arg_block_size = 8 * (size_t)num_args;
+    return CL_SUCCESS;
+}
+
+static cl_int read_kernel(LLVMValueRef fn, LLVMTargetDataRef layout, bool arg_names,
+                          struct cc_kernel_info *kernel, struct cc_log *log)
+{
+    size_t length;
+    const char *name = LLVMGetValueName2(fn, &length);
+    kernel->name = strndup(name, length);
+    if (!kernel->name)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int err = cc_is_block_kernel(fn) ? read_block_args(fn, kernel)
+                                        : read_args(fn, layout, arg_names, kernel, log);
+    if (err)
+        return err;
+    read_sizes(fn, "reqd_work_group_size", kernel->reqd_work_group_size);
+    read_sizes(fn, "work_group_size_hint", kernel->work_group_size_hint);
+    kernel->attributes = attribute_text(fn, kernel);
+    return kernel->attributes ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
 cl_int cc_read_kernels(LLVMModuleRef module, bool arg_names, struct cc_kernel_info **kernels_out,
                        unsigned *num_kernels_out, struct cc_log *log)
 {
@@ -272,25 +321,14 @@ cl_int cc_read_kernels(LLVMModuleRef module, bool arg_names, struct cc_kernel_in
     LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
     cl_int err = CL_SUCCESS;
     unsigned i = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && !err; fn = LLVMGetNextFunction(fn)) {
-        if (LLVMIsDeclaration(fn) || LLVMGetFunctionCallConv(fn) != CC_SPIR_KERNEL_CC)
-            continue;
-        struct cc_kernel_info *kernel = &kernels[i++];
-        size_t length;
-        const char *name = LLVMGetValueName2(fn, &length);
-        kernel->name = strndup(name, length);
-        if (!kernel->name) {
-            err = CL_OUT_OF_HOST_MEMORY;
-            break;
+    /* The application's kernels first, then the block kernels. */
+    for (int blocks = 0; blocks < 2 && !err; blocks++) {
+        for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && !err;
+             fn = LLVMGetNextFunction(fn)) {
+            if (!LLVMIsDeclaration(fn) && LLVMGetFunctionCallConv(fn) == CC_SPIR_KERNEL_CC &&
+                cc_is_block_kernel(fn) == blocks)
+                err = read_kernel(fn, layout, arg_names, &kernels[i++], log);
         }
-        err = read_args(fn, layout, arg_names, kernel, log);
-        if (err)
-            break;
-        read_sizes(fn, "reqd_work_group_size", kernel->reqd_work_group_size);
-        read_sizes(fn, "work_group_size_hint", kernel->work_group_size_hint);
-        kernel->attributes = attribute_text(fn, kernel);
-        if (!kernel->attributes)
-            err = CL_OUT_OF_HOST_MEMORY;
     }
     if (err) {
         cc_free_kernels(kernels, count);

@@ -1092,14 +1092,14 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
     if (!wgs)
         return CL_OUT_OF_HOST_MEMORY;
     cl_int err = CL_SUCCESS;
-    unsigned i = 0;
-    /* metadata.c numbered the kernels in module order */
-    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && i < num_kernels;
-         fn = LLVMGetNextFunction(fn)) {
-        if (!LLVMIsDeclaration(fn) && LLVMGetFunctionCallConv(fn) == CC_SPIR_KERNEL_CC) {
-            wgs[i].kernel = &kernels[i];
-            wgs[i].kernel_fn = fn;
-            i++;
+    unsigned i;
+    for (i = 0; i < num_kernels; i++) {
+        wgs[i].kernel = &kernels[i];
+        wgs[i].kernel_fn = LLVMGetNamedFunction(module, kernels[i].name);
+        if (!wgs[i].kernel_fn) {
+            cc_log_printf(log, "error: internal: kernel '%s' vanished\n", kernels[i].name);
+            free(wgs);
+            return CL_BUILD_PROGRAM_FAILURE;
         }
     }
     for (i = 0; i < num_kernels; i++)

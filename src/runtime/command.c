@@ -19,6 +19,7 @@ struct rt_command *rt_command_create(cl_command_queue queue, cl_command_type typ
         return NULL;
     }
     command->queue = queue;
+    atomic_store(&command->unfinished, 1);
     rt_object_hold(RT_OBJ(queue));
     return command;
 }
@@ -79,10 +80,17 @@ static void command_started(void *context)
     rt_event_set_status(command->event, CL_RUNNING);
 }
 
-static void command_done(void *context, int status)
+/* The command and all its children have ended: its event completes. */
+static void command_finished(struct rt_command *command)
 {
-    struct rt_command *command = context;
+    if (atomic_fetch_sub(&command->unfinished, 1) != 1)
+        return;
     cl_command_queue queue = command->queue;
+    struct rt_command *parent = command->parent;
+    int status = command->status;
+    int child_status = atomic_load(&command->child_status);
+    if (status >= 0 && child_status < 0)
+        status = child_status;
 
     release_resources(command);
     rt_event_set_status(command->event, status ? status : CL_COMPLETE);
@@ -92,6 +100,29 @@ static void command_done(void *context, int status)
         pthread_cond_broadcast(&queue->idle);
     pthread_mutex_unlock(&queue->lock);
     command_free(command);
+    if (parent) {
+        int expected = 0;
+        if (status < 0)
+            atomic_compare_exchange_strong(&parent->child_status, &expected, status);
+        command_finished(parent);
+    }
+}
+
+/* The command's own run has ended: its children may start. */
+static void command_done(void *context, int status)
+{
+    struct rt_command *command = context;
+    command->status = status;
+    rt_event_record_end(command->event);
+    struct rt_command *child = atomic_exchange(&command->children, NULL);
+    while (child) {
+        struct rt_command *next = child->next_child;
+        if (status < 0)
+            atomic_store(&child->failed, 1);
+        rt_command_dependency_done(child);
+        child = next;
+    }
+    command_finished(command);
 }
 
 static void command_ready(struct rt_command *command)
@@ -165,10 +196,22 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
     atomic_store(&command->pending, 1);
     for (cl_uint i = 0; i < num_wait; i++)
         wait_for(command, wait_list[i], true);
+    struct rt_command *parent = command->parent;
+    if (parent) {
+        atomic_fetch_add(&command->pending, 1);    /* until the parent's run ends */
+        atomic_fetch_add(&parent->unfinished, 1);  /* the parent completes after it */
+        struct rt_command *head = atomic_load(&parent->children);
+        do
+            command->next_child = head;
+        while (!atomic_compare_exchange_weak(&parent->children, &head, command));
+    }
 
     pthread_mutex_lock(&queue->lock);
     __atomic_store_n(&queue->outstanding, queue->outstanding + 1, __ATOMIC_RELEASE);
-    if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+    if (queue->properties & CL_QUEUE_ON_DEVICE) {
+        /* OpenCL C 6.13.17: commands of a device queue are ordered only by
+         * their events (and children by their parent). */
+    } else if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
         wait_for(command, queue->last, false);
         if (queue->last)
             rt_object_unhold(RT_OBJ(queue->last));
@@ -192,7 +235,8 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
         wait_for(command, queue->barrier, false);
         remember_since_barrier(queue, event);
     }
-    if (queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+    if ((queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
+        !(queue->properties & CL_QUEUE_ON_DEVICE)) {
         if (queue->last)
             rt_object_unhold(RT_OBJ(queue->last));
         queue->last = event;

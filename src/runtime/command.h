@@ -27,6 +27,17 @@ struct rt_command {
     cl_mem *kernel_mems;                 /* buffers a launch uses, held */
     unsigned num_kernel_mems;
     void *owned;                         /* freed at completion (argument block copy) */
+    /* Device-side enqueue (API spec 5.13 / OpenCL C 6.13.17): a kernel that
+     * enqueues children completes only when they have; each child starts
+     * after its parent's own run has ended (which every enqueue flag
+     * allows: NO_WAIT does not require the child to start earlier,
+     * WAIT_WORK_GROUP is met once the whole kernel has ended). */
+    struct rt_command *parent;           /* set before rt_command_enqueue; not held */
+    _Atomic(struct rt_command *) children; /* waiting for this command's run to end */
+    struct rt_command *next_child;
+    _Atomic int unfinished;              /* own run + children not yet complete */
+    int status;                          /* of its own run, once ended */
+    _Atomic int child_status;            /* the first error a child completed with */
 };
 
 /* A new command of `type` on `queue`, its event queued. NULL when out of memory. */
@@ -56,6 +67,10 @@ cl_int rt_event_wait(cl_event event);
  * already past `when`. */
 cl_int rt_event_add_callback(cl_event event, cl_int when,
                              void (CL_CALLBACK *fn)(cl_event, cl_int, void *), void *user_data);
+
+/* Records CL_PROFILING_COMMAND_END: the command's own run has ended; it is
+ * complete when its children are too (COMMAND_COMPLETE). */
+void rt_event_record_end(cl_event event);
 
 /* Blocks until every command of the queue has completed. */
 void rt_queue_finish(cl_command_queue queue);

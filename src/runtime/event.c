@@ -41,8 +41,23 @@ static int time_slot(cl_int status)
     case CL_QUEUED: return 0;
     case CL_SUBMITTED: return 1;
     case CL_RUNNING: return 2;
-    default: return 3;
+    default: return 4; /* complete; slot 3, the end of its own run, on the way */
     }
+}
+
+/* 5.14: CL_PROFILING_COMMAND_END is when the command's own run ended,
+ * _COMPLETE when its child commands (device-side enqueue) had too. */
+void rt_event_record_end(cl_event event)
+{
+    if (!event->profiled)
+        return;
+    cl_ulong now = rt_now_ns();
+    pthread_mutex_lock(&event->lock);
+    if (event->status == CL_RUNNING) {
+        event->times[3] = now;
+        event->ended = true;
+    }
+    pthread_mutex_unlock(&event->lock);
 }
 
 void rt_command_dependency_done(struct rt_command *command);
@@ -60,7 +75,8 @@ void rt_event_set_status(cl_event event, cl_int status)
     }
     /* Fill the slots of skipped steps too, so the four times stay ordered. */
     for (int slot = time_slot(event->status) + 1; slot <= time_slot(status); slot++)
-        event->times[slot] = now;
+        if (slot != 3 || !event->ended)
+            event->times[slot] = now;
     __atomic_store_n(&event->status, status, __ATOMIC_RELEASE);
     link = &event->callbacks;
     while (*link) {

@@ -163,8 +163,12 @@ void rt_object_released(struct rt_object *object)
     /* A released queue takes no more commands, so it no longer needs to
      * remember the ones that order new commands (and must not: they hold
      * events that hold the queue). */
-    if ((object->magic & 0xff) == RT_QUEUE)
-        drop_queue_order((cl_command_queue)object);
+    if ((object->magic & 0xff) == RT_QUEUE) {
+        cl_command_queue queue = (cl_command_queue)object;
+        drop_queue_order(queue);
+        if (queue->properties & CL_QUEUE_ON_DEVICE)
+            rt_remove_device_queue(queue);
+    }
 }
 
 void rt_object_destroy(struct rt_object *object)

@@ -10,6 +10,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void create(void)
 {
+    rt_device_enqueue_init();
     platform = rt_object_create(RT_PLATFORM, sizeof *platform);
     struct cpu_device *cpu = cpu_device_get();
     if (!platform || !cpu)

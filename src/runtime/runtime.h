@@ -41,9 +41,10 @@ struct _cl_context {
     size_t num_properties;               /* entries incl. the terminating 0 */
     void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
     void *notify_data;
-    pthread_mutex_t lock;                /* guards the two lists below */
+    pthread_mutex_t lock;                /* guards the lists below */
     struct rt_callback *destructor_callbacks;
     struct rt_svm_allocation *svm_allocations;
+    cl_command_queue device_queues;      /* live on-device queues, by next_device_queue */
 };
 
 /* A block from clSVMAlloc, remembered by its context so that a buffer made
@@ -65,6 +66,9 @@ struct _cl_command_queue {
     cl_queue_properties *property_list;  /* as given to ...WithProperties, NULL otherwise */
     size_t num_property_list;
     cl_uint size;                        /* CL_QUEUE_SIZE, device queues only */
+    /* On-device queues: the context's list (guarded by context->lock). */
+    cl_command_queue next_device_queue;
+    bool is_default_device_queue;
     pthread_mutex_t lock;                /* guards the fields below */
     pthread_cond_t idle;                 /* signalled when outstanding becomes 0 */
     cl_event last;                       /* in-order: the newest command; held */
@@ -178,7 +182,8 @@ struct _cl_event {
     cl_int status;
     struct rt_callback *callbacks;
     struct rt_event_list *dependents;    /* commands waiting for this event */
-    cl_ulong times[4];                   /* queued, submit, start, end (ns) */
+    cl_ulong times[5];                   /* queued, submit, start, end, complete (ns) */
+    bool ended;                          /* times[3] recorded before completion */
     bool profiled;                       /* its queue has CL_QUEUE_PROFILING_ENABLE */
 };
 
@@ -197,6 +202,20 @@ void rt_object_destroy(struct rt_object *object);
 /* Adds a callback to `list` (guarded by `lock`), newest first. */
 cl_int rt_callback_push(struct rt_callback **list, pthread_mutex_t *lock,
                         void (CL_CALLBACK *fn)(), void *user_data);
+
+/* On-device queues (API spec 5.1), device_enqueue.c. rt_add_device_queue
+ * puts a new device queue on its context's list: CL_OUT_OF_RESOURCES when
+ * its device has `max_queues` already; as the default one when
+ * `make_default`, unless the device has a default already, which is then
+ * returned in *existing with a new reference instead. */
+cl_int rt_add_device_queue(cl_command_queue queue, bool make_default, unsigned max_queues,
+                           cl_command_queue *existing);
+void rt_remove_device_queue(cl_command_queue queue);   /* at its release */
+void rt_set_default_device_queue(cl_command_queue queue);
+/* The device's default device queue in the context, NULL when none. */
+cl_command_queue rt_default_device_queue(cl_context context, cl_device_id device);
+/* Hands the kernels' device-side enqueue functions to the compiler. */
+void rt_device_enqueue_init(void);
 
 /* The single platform and its root device. */
 cl_platform_id rt_platform(void);

@@ -121,6 +121,10 @@ unsigned cpu_device_workers(const struct cpu_device *device);
 enum cpu_domain { CPU_DOMAIN_NUMA, CPU_DOMAIN_L4, CPU_DOMAIN_L3, CPU_DOMAIN_L2, CPU_DOMAIN_L1 };
 int cpu_device_domain(const struct cpu_device *device, unsigned worker, enum cpu_domain domain);
 
+/* The context of the kernel job whose work-group the calling thread is
+ * running, NULL outside kernels: the parent of a device-side enqueue. */
+void *cpu_running_kernel(void);
+
 /* Queues a job; returns at once. The job memory must stay valid until
  * on_done has been called. */
 void cpu_submit(struct cpu_device *device, struct cpu_job *job);

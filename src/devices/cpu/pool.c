@@ -59,6 +59,15 @@ static void job_finish(struct cpu_job *job)
     }
 }
 
+/* The kernel job whose work-groups this thread runs, for device-side
+ * enqueue (cpu_running_kernel). */
+static _Thread_local struct cpu_job *running_kernel;
+
+void *cpu_running_kernel(void)
+{
+    return running_kernel ? running_kernel->context : NULL;
+}
+
 static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *worker)
 {
     const struct cpu_kernel_launch *launch = &job->u.kernel;
@@ -99,7 +108,9 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
              * holds what remains. */
             state.local_size[d] = rest < launch->local_size[d] ? rest : launch->local_size[d];
         }
+        running_kernel = job;
         launch->wg(launch->arg_block, &state);
+        running_kernel = NULL;
     }
 }
 
