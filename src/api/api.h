@@ -117,7 +117,8 @@ cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type,
 bool api_is_image(cl_mem mem);
 
 /* Image limits the device reports and clCreateImage enforces (pixels). */
-/* On-device queues (table 4.3's 2.x minimums; see device.c). */
+/* On-device queues (table 4.3's 2.x minimums; see device.c). Queues are
+ * not limited in number: API_MAX_DEVICE_QUEUES is what is promised. */
 #define API_DEVICE_QUEUE_PREFERRED_SIZE (16 * 1024)
 #define API_DEVICE_QUEUE_MAX_SIZE (256 * 1024)
 #define API_MAX_DEVICE_QUEUES 4

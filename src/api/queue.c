@@ -56,11 +56,10 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     rt_object_hold(RT_OBJ(device));
     if (on_device) {
         cl_command_queue existing;
-        cl_int err = rt_add_device_queue(queue, properties & CL_QUEUE_ON_DEVICE_DEFAULT,
-                                         API_MAX_DEVICE_QUEUES, &existing);
-        if (err || existing) {
+        rt_add_device_queue(queue, properties & CL_QUEUE_ON_DEVICE_DEFAULT, &existing);
+        if (existing) {
             rt_object_release(RT_OBJ(queue));
-            api_set_error(errcode_ret, err);
+            api_set_error(errcode_ret, CL_SUCCESS);
             return existing;
         }
     }

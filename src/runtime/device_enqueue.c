@@ -279,36 +279,26 @@ void rt_device_enqueue_init(void)
 
 /* --- the device queues of a context (API spec 5.1) --- */
 
-cl_int rt_add_device_queue(cl_command_queue queue, bool make_default, unsigned max_queues,
-                           cl_command_queue *existing)
+void rt_add_device_queue(cl_command_queue queue, bool make_default, cl_command_queue *existing)
 {
     cl_context context = queue->context;
-    cl_int err = CL_SUCCESS;
     *existing = NULL;
     pthread_mutex_lock(&context->lock);
-    unsigned count = 0;
     cl_command_queue current_default = NULL;
-    for (cl_command_queue q = context->device_queues; q; q = q->next_device_queue) {
-        if (q->device != queue->device)
-            continue;
-        count++;
-        if (q->is_default_device_queue)
+    for (cl_command_queue q = context->device_queues; q; q = q->next_device_queue)
+        if (q->device == queue->device && q->is_default_device_queue)
             current_default = q;
-    }
     /* 5.1: asking for the default device queue when there is one returns
      * it, with its reference count incremented. */
     if (make_default && current_default) {
         rt_object_retain(RT_OBJ(current_default));
         *existing = current_default;
-    } else if (count >= max_queues) {
-        err = CL_OUT_OF_RESOURCES;
     } else {
         queue->is_default_device_queue = make_default;
         queue->next_device_queue = context->device_queues;
         context->device_queues = queue;
     }
     pthread_mutex_unlock(&context->lock);
-    return err;
 }
 
 void rt_remove_device_queue(cl_command_queue queue)

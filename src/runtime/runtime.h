@@ -204,12 +204,10 @@ cl_int rt_callback_push(struct rt_callback **list, pthread_mutex_t *lock,
                         void (CL_CALLBACK *fn)(), void *user_data);
 
 /* On-device queues (API spec 5.1), device_enqueue.c. rt_add_device_queue
- * puts a new device queue on its context's list: CL_OUT_OF_RESOURCES when
- * its device has `max_queues` already; as the default one when
+ * puts a new device queue on its context's list, as the default one when
  * `make_default`, unless the device has a default already, which is then
  * returned in *existing with a new reference instead. */
-cl_int rt_add_device_queue(cl_command_queue queue, bool make_default, unsigned max_queues,
-                           cl_command_queue *existing);
+void rt_add_device_queue(cl_command_queue queue, bool make_default, cl_command_queue *existing);
 void rt_remove_device_queue(cl_command_queue queue);   /* at its release */
 void rt_set_default_device_queue(cl_command_queue queue);
 /* The device's default device queue in the context, NULL when none. */
