@@ -357,36 +357,15 @@ static void record_outcome(cl_program program, struct build_outcome *o, bool rep
     }
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-               const char *options, void (CL_CALLBACK *pfn_notify)(cl_program, void *),
-               void *user_data)
+/* Builds the program for its device with `options` (taken over) and
+ * records the outcome; returns clBuildProgram's code. */
+static cl_int build_now(cl_program program, char *options)
 {
-    if (!api_valid_program(program))
-        return CL_INVALID_PROGRAM;
-    cl_int err = check_device_list(program->context, num_devices, device_list);
-    if (err)
-        return err;
-    if (!pfn_notify && user_data)
-        return CL_INVALID_VALUE;
-    if (!program->source && !program->object && !program->il)
-        return CL_INVALID_BINARY;
-
-    pthread_mutex_lock(&program->lock);
-    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
-        pthread_mutex_unlock(&program->lock);
-        return CL_INVALID_OPERATION;
-    }
-    program->build_status = CL_BUILD_IN_PROGRESS;
-    pthread_mutex_unlock(&program->lock);
-
     char *log = NULL, *names = NULL;
-    char *options_copy = strdup(options ? options : "");
     struct cc_program *built = NULL;
-    if (!options_copy) {
-        err = CL_OUT_OF_HOST_MEMORY;
-    } else if (program->source) {
-        err = cc_build(program->source, options_copy, &log, &built);
+    cl_int err;
+    if (program->source) {
+        err = cc_build(program->source, options, &log, &built);
     } else if (program->il) {
         err = build_il(program, &log, &built);
     } else {
@@ -403,17 +382,106 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     if (!err && !(names = join_kernel_names(built)))
         err = CL_OUT_OF_HOST_MEMORY;
 
-    struct build_outcome outcome = {err, log, options_copy, built, names, NULL, 0,
+    struct build_outcome outcome = {err, log, options, built, names, NULL, 0,
                                     CL_PROGRAM_BINARY_TYPE_EXECUTABLE};
     record_outcome(program, &outcome, false);
-
-    /* 5.8.2: with a callback the build may be asynchronous; this one is
-     * done, so the callback runs now. */
-    if (pfn_notify)
-        pfn_notify(program, user_data);
     if (err == CL_INVALID_BUILD_OPTIONS || err == CL_OUT_OF_HOST_MEMORY)
         return err;
     return err ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
+struct async_build {
+    cl_program program; /* held */
+    char *options;
+    void (CL_CALLBACK *notify)(cl_program, void *);
+    void *user_data;
+};
+
+static void *run_async_build(void *arg)
+{
+    struct async_build *job = arg;
+    build_now(job->program, job->options);
+    job->notify(job->program, job->user_data);
+    rt_object_unhold(RT_OBJ(job->program));
+    free(job);
+    return NULL;
+}
+
+/* 0 when the build runs on a new thread (which then owns `options`). */
+static int start_build(cl_program program, char *options,
+                       void (CL_CALLBACK *notify)(cl_program, void *), void *user_data,
+                       char *log)
+{
+    free(log);
+    struct async_build *job = malloc(sizeof *job);
+    if (!job)
+        return -1;
+    *job = (struct async_build){program, options, notify, user_data};
+    rt_object_hold(RT_OBJ(program));
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* Clang and LLVM recurse deeply on large sources: the main thread's size */
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    pthread_t thread;
+    int failed = pthread_create(&thread, &attr, run_async_build, job);
+    pthread_attr_destroy(&attr);
+    if (failed) {
+        rt_object_unhold(RT_OBJ(program));
+        free(job);
+        return -1;
+    }
+    return 0;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+               const char *options, void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+               void *user_data)
+{
+    if (!api_valid_program(program))
+        return CL_INVALID_PROGRAM;
+    cl_int err = check_device_list(program->context, num_devices, device_list);
+    if (err)
+        return err;
+    if (!pfn_notify && user_data)
+        return CL_INVALID_VALUE;
+    if (!program->source && !program->object && !program->il)
+        return CL_INVALID_BINARY;
+
+    char *options_copy = strdup(options ? options : "");
+    if (!options_copy)
+        return CL_OUT_OF_HOST_MEMORY;
+    pthread_mutex_lock(&program->lock);
+    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
+        pthread_mutex_unlock(&program->lock);
+        free(options_copy);
+        return CL_INVALID_OPERATION;
+    }
+    program->build_status = CL_BUILD_IN_PROGRESS;
+    pthread_mutex_unlock(&program->lock);
+
+    /* 5.8.2: with a callback, clBuildProgram "can return immediately once
+     * the build operation can begin": the build runs on its own thread,
+     * holding the program, and calls pfn_notify at the end. Options are
+     * checked first, so that bad ones are still this call's error. */
+    if (pfn_notify) {
+        char *log = NULL;
+        err = cc_check_options(options_copy, &log);
+        if (!err && start_build(program, options_copy, pfn_notify, user_data, log) == 0)
+            return CL_SUCCESS;
+        if (err) {
+            struct build_outcome outcome = {err, log, options_copy, NULL, NULL, NULL, 0, 0};
+            record_outcome(program, &outcome, false);
+            pfn_notify(program, user_data);
+            return err;
+        }
+        free(log); /* no thread: build here */
+    }
+    err = build_now(program, options_copy);
+    if (pfn_notify)
+        pfn_notify(program, user_data);
+    return err;
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clUnloadCompiler(void)

@@ -642,6 +642,19 @@ static cl_int build(const char *source, const char *options_text, const struct c
     return err;
 }
 
+cl_int cc_check_options(const char *options_text, char **log_out)
+{
+    struct cc_log log = {0};
+    struct cc_options options;
+    cl_int err = cc_options_parse(options_text, &options, &log);
+    if (!err)
+        cc_options_free(&options);
+    if (!log.text && !(log.text = calloc(1, 1)))
+        err = CL_OUT_OF_HOST_MEMORY;
+    *log_out = log.text;
+    return err;
+}
+
 cl_int cc_build(const char *source, const char *options_text, char **log_out,
                 struct cc_program **out)
 {

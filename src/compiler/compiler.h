@@ -127,6 +127,10 @@ struct cc_program;  /* opaque: JITed code and its kernel table */
 cl_int cc_build(const char *source, const char *options, char **log,
                 struct cc_program **out);
 
+/* Checks build options as cc_build parses them: CL_SUCCESS, or
+ * CL_INVALID_BUILD_OPTIONS with *log (malloc'd, always set) saying why. */
+cl_int cc_check_options(const char *options, char **log);
+
 /* clCompileProgram: source (with embedded headers, found by their include
  * names) to an object, LLVM bitcode in *bitcode (malloc'd). Returns
  * CL_SUCCESS, CL_INVALID_COMPILER_OPTIONS... as cc_build, with
