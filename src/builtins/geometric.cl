@@ -67,13 +67,16 @@ OVL float fast_length(float p) { return fabs(p); }
 OVL float fast_distance(float p0, float p1) { return fabs(p0 - p1); }
 OVL float fast_normalize(float p) { return normalize(p); }
 
-/* --- double: scaled by 2^-k when the largest component is near overflow
- * or underflow --- */
+/* --- double: when the largest component m is near overflow or underflow,
+ * every component is scaled by 2^-ilogb(m) (exact: ldexp), which brings m
+ * into [1, 2). Smaller components then become denormal only where their
+ * share of the result is denormal too; a fixed factor such as 2^-600
+ * would push a component 2^-439 of a vector with m = 2^581 into the
+ * denormals and lose bits the result has. --- */
 
-static double scale_for(double m)
+static int scale_exponent(double m)
 {
-    /* 2^-600 or 2^600 keep any sum of four squares finite and normal */
-    return m > 0x1p500 ? 0x1p-600 : m < 0x1p-500 ? 0x1p600 : 1.0;
+    return m > 0x1p500 || m < 0x1p-500 ? -ilogb(m) : 0;
 }
 
 #define DOUBLE_GEOMETRY(T, L)                                                                 \
@@ -90,9 +93,9 @@ static double scale_for(double m)
         double m = max_abs(p);                                                                \
         if (isinf(m))                                                                         \
             return INFINITY;                                                                  \
-        double s = scale_for(m);                                                              \
-        T q = p * s;                                                                          \
-        return sqrt(dot(q, q)) / s;                                                           \
+        int e = scale_exponent(m);                                                            \
+        T q = ldexp(p, e);                                                                    \
+        return ldexp(sqrt(dot(q, q)), -e);                                                    \
     }                                                                                         \
     OVL double distance(T p0, T p1) { return length(p0 - p1); }                               \
     OVL T normalize(T p)                                                                      \
@@ -103,7 +106,7 @@ static double scale_for(double m)
         double m = max_abs(p);                                                                \
         if (m == 0.0)                                                                         \
             return p;                                                                         \
-        T q = p * scale_for(m);                                                               \
+        T q = ldexp(p, scale_exponent(m));                                                    \
         return q / sqrt(dot(q, q));                                                           \
     }                                                                                         \
     OVL double fast_length(T p) { return length(p); }                                         \

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xmmintrin.h>
 #include <time.h>
 
 #include "devices/cpu/cpu.h"
@@ -245,6 +246,11 @@ static void *worker_main(void *arg)
     struct worker *worker = arg;
     struct cpu_device *device = worker->device;
     unsigned long seen = atomic_load(&device->submitted);
+    /* A thread inherits its creator's floating-point environment, and the
+     * application's thread may flush denormals (the CTS harness does for
+     * its references). Kernels get what the device reports (CL_FP_DENORM,
+     * round to nearest, exceptions masked): MXCSR's power-on value. */
+    _mm_setcsr(0x1f80);
     /* Private memory of kernels that run as loops lives on this stack. */
     pthread_attr_t attr;
     void *stack = NULL;
