@@ -4,7 +4,8 @@
  * write_pipe on empty, partly full and full pipes, reservations and their
  * commits, work-group and sub-group reservations, struct packets, the
  * num/max packets queries, and a producer and a consumer kernel running at
- * the same time on an out-of-order queue. Every packet is checked on the
+ * the same time on an out-of-order queue; the same built-ins from SPIR-V
+ * (tests/data/pipes.spv). Every packet is checked on the
  * host: as a multiset where work-items race, in order where the spec's
  * FIFO and reservations fix it. */
 #include "../harness.h"
@@ -652,6 +653,58 @@ static void test_concurrent(struct harness *h, cl_program program, cl_uint capac
     clReleaseCommandQueue(ooo);
 }
 
+/* SPIR-V: the translator gives back the calls clang makes
+ * (COMPILER-NOTES 8): a reservation per packet written, a work-group
+ * reservation per group read, get_pipe_max_packets. */
+static void test_spirv(struct harness *h)
+{
+    FILE *file = fopen(CPUCL_TEST_DATA "/pipes.spv", "rb");
+    REQUIRE(file);
+    static unsigned char il[16384];
+    size_t size = fread(il, 1, sizeof il, file);
+    fclose(file);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
+    enum { N = 1024, L = 32 };
+    static int in[N], out[N], ws[N], rs[N + 1];
+    for (int i = 0; i < N; i++)
+        in[i] = 5 * i;
+    cl_mem pipe = new_pipe(h, sizeof(cl_int), N);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE, sizeof out, NULL);
+    cl_mem dws = harness_buffer(h, CL_MEM_READ_WRITE, sizeof ws, NULL);
+    cl_mem drs = harness_buffer(h, CL_MEM_READ_WRITE, sizeof rs, NULL);
+    cl_kernel writer = harness_kernel(program, "spv_write");
+    cl_kernel reader = harness_kernel(program, "spv_read");
+    CHECK_OK(harness_args(writer, 3, ARG(pipe), ARG(din), ARG(dws)));
+    CHECK_OK(harness_args(reader, 3, ARG(pipe), ARG(dout), ARG(drs)));
+    cl_kernel_arg_type_qualifier qualifier = 0;
+    CHECK_OK(clGetKernelArgInfo(reader, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof qualifier,
+                                &qualifier, NULL));
+    CHECK_EQ(qualifier, CL_KERNEL_ARG_TYPE_PIPE);
+    run(h, h->queue, writer, N, L, NULL);
+    run(h, h->queue, reader, N, L, NULL);
+    read_ints(h, dws, ws, sizeof ws);
+    read_ints(h, drs, rs, sizeof rs);
+    read_ints(h, dout, out, sizeof out);
+    size_t bad_status = 0;
+    for (int i = 0; i < N; i++)
+        bad_status += ws[i] != 0 || rs[i] != 0;
+    CHECK_NONE_WRONG(bad_status, "SPIR-V pipe statuses");
+    CHECK_EQ(rs[N], N);
+    /* the writers' single-packet reservations come in any order: compare
+     * the whole as a multiset */
+    static int written[N];
+    memcpy(written, in, sizeof in);
+    CHECK(same_multiset(out, written, N));
+    cl_mem mems[] = {pipe, din, dout, dws, drs};
+    for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
+        clReleaseMemObject(mems[i]);
+    clReleaseKernel(writer), clReleaseKernel(reader), clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -668,6 +721,7 @@ int main(void)
     test_sub_group(&h);
     test_concurrent(&h, program, 61);
     test_concurrent(&h, program, 4096);
+    test_spirv(&h);
     clReleaseProgram(program);
     harness_close(&h);
     return harness_finish();
