@@ -43,9 +43,15 @@ static bool claim(volatile __global ulong *index, ulong *expected, ulong n)
                                        __ATOMIC_ACQUIRE);
 }
 
-static __global uchar *packet(pipe_header *p, ulong cell, uint size)
+/* Cells are packet_size bytes apart, the size the pipe was made with;
+ * `size` is the kernel's packet type's. They should agree (the program's
+ * business); a type larger than the pipe's packets would spill into the
+ * next cell or past the pipe, so its reads and writes fail (the checks
+ * below, before anything is claimed). The copies keep the call's constant
+ * size and inline to plain loads and stores. */
+static __global uchar *packet(pipe_header *p, ulong cell)
 {
-    return (__global uchar *)p + p->packets + cell * size;
+    return (__global uchar *)p + p->packets + cell * p->packet_size;
 }
 
 /* Whether the n cells from position `pos` all have sequence number
@@ -106,22 +112,22 @@ static void commit(pipe_header *p, size_t id, bool reading)
 
 int __read_pipe_2(pipe_header *p, __generic void *ptr, uint size, uint align)
 {
-    long pos = claim_positions(p, &p->read_index, 1, 1);
+    long pos = size <= p->packet_size ? claim_positions(p, &p->read_index, 1, 1) : -1;
     if (pos < 0)
         return -1;
     ulong cell = (ulong)pos % p->max_packets;
-    __builtin_memcpy(ptr, packet(p, cell, size), size);
+    __builtin_memcpy(ptr, packet(p, cell), size);
     store_release(&p->sequence[cell], (ulong)pos + p->max_packets);
     return 0;
 }
 
 int __write_pipe_2(pipe_header *p, const __generic void *ptr, uint size, uint align)
 {
-    long pos = claim_positions(p, &p->write_index, 1, 0);
+    long pos = size <= p->packet_size ? claim_positions(p, &p->write_index, 1, 0) : -1;
     if (pos < 0)
         return -1;
     ulong cell = (ulong)pos % p->max_packets;
-    __builtin_memcpy(packet(p, cell, size), ptr, size);
+    __builtin_memcpy(packet(p, cell), ptr, size);
     store_release(&p->sequence[cell], (ulong)pos + 1);
     return 0;
 }
@@ -130,19 +136,21 @@ int __write_pipe_2(pipe_header *p, const __generic void *ptr, uint size, uint al
 
 __private void *__reserve_read_pipe(pipe_header *p, uint n, uint size, uint align)
 {
-    return (__private void *)reservation(p, claim_positions(p, &p->read_index, n, 1), n);
+    long pos = size <= p->packet_size ? claim_positions(p, &p->read_index, n, 1) : -1;
+    return (__private void *)reservation(p, pos, n);
 }
 
 __private void *__reserve_write_pipe(pipe_header *p, uint n, uint size, uint align)
 {
-    return (__private void *)reservation(p, claim_positions(p, &p->write_index, n, 0), n);
+    long pos = size <= p->packet_size ? claim_positions(p, &p->write_index, n, 0) : -1;
+    return (__private void *)reservation(p, pos, n);
 }
 
-/* The cell of packet `index` of a reservation, or -1 for an index past it
- * or an invalid reservation. */
-static long reserved_cell(pipe_header *p, size_t id, uint index)
+/* The cell of packet `index` of a reservation, or -1 for an index past it,
+ * an invalid reservation or a packet too large. */
+static long reserved_cell(pipe_header *p, size_t id, uint index, uint size)
 {
-    if (id == NULL_RESERVE_ID || index >= (id & 0xffffffffu))
+    if (id == NULL_RESERVE_ID || index >= (id & 0xffffffffu) || size > p->packet_size)
         return -1;
     return (long)(((id >> 32) + index) % p->max_packets);
 }
@@ -150,20 +158,20 @@ static long reserved_cell(pipe_header *p, size_t id, uint index)
 int __read_pipe_4(pipe_header *p, __private void *reserve_id, uint index, __generic void *ptr,
                   uint size, uint align)
 {
-    long cell = reserved_cell(p, (size_t)reserve_id, index);
+    long cell = reserved_cell(p, (size_t)reserve_id, index, size);
     if (cell < 0)
         return -1;
-    __builtin_memcpy(ptr, packet(p, (ulong)cell, size), size);
+    __builtin_memcpy(ptr, packet(p, (ulong)cell), size);
     return 0;
 }
 
 int __write_pipe_4(pipe_header *p, __private void *reserve_id, uint index,
                    const __generic void *ptr, uint size, uint align)
 {
-    long cell = reserved_cell(p, (size_t)reserve_id, index);
+    long cell = reserved_cell(p, (size_t)reserve_id, index, size);
     if (cell < 0)
         return -1;
-    __builtin_memcpy(packet(p, (ulong)cell, size), ptr, size);
+    __builtin_memcpy(packet(p, (ulong)cell), ptr, size);
     return 0;
 }
 

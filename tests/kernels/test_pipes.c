@@ -455,7 +455,8 @@ static void test_reservations(struct harness *h, cl_program program)
 
 static void test_visibility(struct harness *h, cl_program program)
 {
-    cl_mem pipe = new_pipe(h, sizeof(cl_int), 8);
+    /* packets wider than the kernel's int: cells 8 bytes apart, 4 used */
+    cl_mem pipe = new_pipe(h, 8, 8);
     cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE, 16 * 4, NULL);
     cl_kernel k = harness_kernel(program, "visibility");
     CHECK_OK(harness_args(k, 3, ARG(pipe), ARG(pipe), ARG(dout)));
@@ -473,7 +474,16 @@ static void test_visibility(struct harness *h, cl_program program)
     CHECK_EQ(out[13], 0); /* 9 packets never fit in 8 */
     CHECK_EQ(out[14], 0); /* nothing to reserve for reading */
     CHECK_EQ(out[15], 0);
-    clReleaseMemObject(pipe), clReleaseMemObject(dout), clReleaseKernel(k);
+
+    /* an int through a pipe of 2-byte packets does not fit: reservations,
+     * reads and writes fail and leave the pipe empty */
+    cl_mem narrow = new_pipe(h, 2, 4);
+    CHECK_OK(harness_args(k, 3, ARG(narrow), ARG(narrow), ARG(dout)));
+    run(h, h->queue, k, 1, 1, NULL);
+    read_ints(h, dout, out, sizeof out);
+    CHECK(out[0] == 0 && out[3] == 0 && out[4] < 0 && out[5] == -1 && out[15] == 0);
+    clReleaseMemObject(narrow), clReleaseMemObject(pipe), clReleaseMemObject(dout);
+    clReleaseKernel(k);
 }
 
 /* Work-group reservations of struct packets: each reading group gets one
