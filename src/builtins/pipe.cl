@@ -231,6 +231,8 @@ GROUP_FORMS(sub_group, get_sub_group_local_id() == 0, SG_BROADCAST, sub_group_ba
 
 /* --- queries (6.13.16.5): a snapshot, stale as soon as it is taken --- */
 
+/* Positions claimed by writers and not yet by readers: packets written,
+ * and those of write reservations not yet committed. */
 static uint num_packets(pipe_header *p)
 {
     /* read_index first: it never passes write_index, so the difference
