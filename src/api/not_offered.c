@@ -1,8 +1,9 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
  * The device reports each of these features as absent (no on-device
- * queues, no GL sharing), and every entry point here gives the answer the specification prescribes for
- * such a device, after the handle checks that come first. The README's status
+ * queues, no GL sharing), and every entry point here gives the answer the
+ * specification prescribes for such a device, after the handle checks that
+ * come first. The README's status
  * table lists each of them as missing; each later issue replaces a group of
  * them with the real thing.
  */
