@@ -116,6 +116,16 @@ cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type,
 /* True when `mem` is a live image (any image type). */
 bool api_is_image(cl_mem mem);
 
+/* True when `mem` is a live pipe (src/api/pipe.c). */
+bool api_is_pipe(cl_mem mem);
+
+/* Pipe limits the device reports (table 4.3 minimums: 16, 1, 1024) and
+ * clCreatePipe enforces. Reservations are limited only by a pipe's
+ * capacity (src/builtins/pipe.h). */
+#define API_MAX_PIPE_ARGS 16
+#define API_PIPE_MAX_ACTIVE_RESERVATIONS 65536
+#define API_PIPE_MAX_PACKET_SIZE 65536
+
 /* Image limits the device reports and clCreateImage enforces (pixels). */
 /* On-device queues (table 4.3's 2.x minimums; see device.c). Queues are
  * not limited in number: API_MAX_DEVICE_QUEUES is what is promised. */

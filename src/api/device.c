@@ -359,11 +359,15 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
                                 CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
 #endif
 
-    /* Pipes and sub-groups are not implemented yet: 0 (below table 4.3's
-     * 2.x minimums until those issues land). */
-    case CL_DEVICE_MAX_PIPE_ARGS:
+    /* pipes (src/api/pipe.c, src/builtins/pipe.cl) */
+    case CL_DEVICE_MAX_PIPE_ARGS: return answer_uint(out, API_MAX_PIPE_ARGS);
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+        return answer_uint(out, API_PIPE_MAX_ACTIVE_RESERVATIONS);
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE: return answer_uint(out, API_PIPE_MAX_PACKET_SIZE);
+#ifdef CL_VERSION_3_0
+    case CL_DEVICE_PIPE_SUPPORT: return answer_bool(out, CL_TRUE);
+#endif
+
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
         return answer_uint(out, MAX_WORK_GROUP_SIZE / cc_sub_group_size());
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:

@@ -88,7 +88,7 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
     for (unsigned i = 0; i < info->num_args; i++) {
         const struct cc_arg_info *arg = &info->args[i];
         const struct rt_kernel_arg *state = &kernel->args[i];
-        if (arg->kind == CC_ARG_BUFFER) {
+        if (arg->kind == CC_ARG_BUFFER || arg->kind == CC_ARG_PIPE) {
             void *pointer = state->is_svm ? state->svm_pointer
                             : state->mem  ? state->mem->storage
                                           : NULL;

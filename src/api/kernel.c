@@ -167,9 +167,20 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         memcpy(kernel->arg_block + arg->offset, &bits, sizeof bits);
         break;
     }
-    case CC_ARG_PIPE:
-        /* No pipe object can exist on this device yet. */
-        return CL_INVALID_MEM_OBJECT;
+    case CC_ARG_PIPE: {
+        if (arg_size != sizeof(cl_mem))
+            return CL_INVALID_ARG_SIZE;
+        if (!arg_value)
+            return CL_INVALID_ARG_VALUE;
+        cl_mem pipe = *(const cl_mem *)arg_value;
+        if (!api_valid_mem(pipe))
+            return CL_INVALID_MEM_OBJECT;
+        if (pipe->type != CL_MEM_OBJECT_PIPE)
+            return CL_INVALID_ARG_VALUE; /* a memory object, but no pipe */
+        state->mem = pipe;
+        state->is_svm = false;
+        break;
+    }
     case CC_ARG_QUEUE: {
         /* 5.9.2: a queue_t argument takes an on-device queue */
         if (arg_size != sizeof(cl_command_queue))

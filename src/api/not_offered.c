@@ -1,33 +1,15 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
- * The device reports each of these features as absent (no pipes, no GL
- * sharing), and every entry point here gives the answer the specification prescribes for
- * such a device, after the handle checks that come first. The README's status
- * table lists each of them as missing; each later issue replaces a group of
- * them with the real thing.
+ * The device reports each of these features as absent (no GL sharing),
+ * and every entry point here gives the answer the specification
+ * prescribes for such a device, after the handle checks that come first.
+ * The README's status table lists each of them as missing.
  */
 #include "api/api.h"
 
 static cl_int check_queue(cl_command_queue queue)
 {
     return api_valid_queue(queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
-}
-
-/* --- pipes (5.4): no device supports pipes --- */
-
-API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
-clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
-             cl_uint pipe_max_packets, const cl_pipe_properties *properties, cl_int *errcode_ret)
-{
-    api_set_error(errcode_ret, api_valid_context(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
-    return NULL;
-}
-
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value,
-              size_t *param_value_size_ret)
-{
-    return CL_INVALID_MEM_OBJECT; /* no pipe object can exist */
 }
 
 /* --- OpenGL sharing (cl_khr_gl_sharing is not reported): no context is

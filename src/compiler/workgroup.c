@@ -600,8 +600,7 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
                 continue;
             }
             if (is_barrier_like(name, name_length)) {
-                /* A collective the library does not define (the pipe
-                 * reservations, which come with pipes). */
+                /* A collective the library does not define. */
                 cc_log_printf(log, "error: kernel '%s': %.*s() is not supported by cpucl\n",
                               wg->kernel->name, (int)name_length, name);
                 err = CL_BUILD_PROGRAM_FAILURE;

@@ -689,12 +689,6 @@ static void test_options_and_errors(void)
                 "CL2.1");
     build_fails("kernel void k(global int *p) {}\n", "-D \"unterminated", CL_INVALID_BUILD_OPTIONS,
                 "quote");
-    /* Barriers, async copies and collectives build (fibers,
-     * src/devices/cpu/fibers.c; run in tests/kernels/test_barriers.c and
-     * test_collectives.c); pipe reservations do not yet. */
-    build_fails("kernel void k2(read_only pipe int p, global int *o)\n"
-                "{ reserve_id_t r = work_group_reserve_read_pipe(p, 1); o[0] = is_valid_reserve_id(r); }\n",
-                "-cl-std=CL2.0", CL_BUILD_PROGRAM_FAILURE, "kernel 'k2': __work_group_reserve_read_pipe");
     build_fails("int undefined_function(int);\n"
                 "kernel void k(global int *p) { p[0] = undefined_function(p[1]); }\n",
                 "", CL_BUILD_PROGRAM_FAILURE, "undefined_function");
@@ -702,9 +696,6 @@ static void test_options_and_errors(void)
                 CL_BUILD_PROGRAM_FAILURE, "undeclared");
     build_fails("kernel void k(global char *p) { p[0] = 1000; }\n", "-Werror",
                 CL_BUILD_PROGRAM_FAILURE, "error: implicit conversion");
-    /* a builtin cpucl lacks (pipes) names itself in the log */
-    build_fails("kernel void k(read_only pipe int p, global int *o) { read_pipe(p, o); }\n",
-                "-cl-std=CL2.0", CL_BUILD_PROGRAM_FAILURE, "__read_pipe_2");
 
     /* an empty program builds, with no kernels */
     char *log = NULL;
