@@ -826,6 +826,24 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
     cl_int err = check_link_options(options_text, &create_library, &log);
     if (err)
         goto out;
+    /* An executable from the same objects (clLinkProgram, a binary, a
+     * SPIR-V module's translation) comes from the cache like a source
+     * build. */
+    struct cc_cache_key key;
+    bool cacheable = !create_library && cc_cache_key_inputs("link", options_text, count, bitcodes,
+                                                            sizes, &key);
+    if (cacheable) {
+        program = calloc(1, sizeof *program);
+        if (!program) {
+            err = CL_OUT_OF_HOST_MEMORY;
+            goto out;
+        }
+        if (load_cached(&key, program, &log) == CL_SUCCESS) {
+            timer_step(&timer, "from cache");
+            goto out;
+        }
+        timer_step(&timer, "cache miss");
+    }
     context = LLVMContextCreate();
     struct diagnostics diagnostics = {&log, false};
     LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
@@ -855,8 +873,7 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         LLVMDisposeModule(linked);
         goto out;
     }
-    program = calloc(1, sizeof *program);
-    if (!program) {
+    if (!program && !(program = calloc(1, sizeof *program))) {
         LLVMDisposeModule(linked);
         err = CL_OUT_OF_HOST_MEMORY;
         goto out;
@@ -872,11 +889,15 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
     err = back(linked, &options, &log, program, &timer, &object);
     if (!err)
         err = load_object(program, LLVMGetBufferStart(object), LLVMGetBufferSize(object), &log);
-    if (object)
-        LLVMDisposeMemoryBuffer(object);
     timer_step(&timer, "jit");
     if (!err && diagnostics.error)
         err = CL_LINK_PROGRAM_FAILURE;
+    if (!err && cacheable && !log.failed) {
+        store_cached(&key, program, &log, object);
+        timer_step(&timer, "cache store");
+    }
+    if (object)
+        LLVMDisposeMemoryBuffer(object);
     if (err == CL_BUILD_PROGRAM_FAILURE)
         err = CL_LINK_PROGRAM_FAILURE;
 out:

@@ -217,28 +217,56 @@ static bool source_reads_outside(const char *source)
     return false;
 }
 
-bool cc_cache_key(const char *source, const char *options, struct cc_cache_key *key)
+/* Off, or a debugging output is asked for (a cached build would print
+ * nothing), or the process identity is unknown. */
+static bool cache_usable(void)
 {
     const char *setting = getenv("CPUCL_CACHE");
     if (setting && !strcmp(setting, "0"))
         return false;
-    /* These print what the build does; a cached build would print nothing. */
     if (variable_set("CPUCL_DUMP_IR") || getenv("CPUCL_VECTORIZE") || getenv("CPUCL_REGIONS"))
         return false;
-    if (source_reads_outside(source))
-        return false;
     pthread_once(&identity_once, compute_identity);
-    if (!identity_ok)
-        return false;
-    struct cc_sha256 s;
-    cc_sha256_init(&s);
-    cc_sha256_update(&s, identity, sizeof identity);
+    return identity_ok;
+}
+
+static void key_start(struct cc_sha256 *s, const char *kind, const char *options)
+{
+    cc_sha256_init(s);
+    cc_sha256_update(s, identity, sizeof identity);
     /* Read at every build (workgroup.c, regions.c); CPUCL_ABI_LEVEL is in
      * the identity through host->abi_cpu. */
-    hash_variable(&s, "CPUCL_BARRIERS");
-    hash_variable(&s, "CPUCL_NO_UNIFORM");
-    hash_string(&s, options);
+    hash_variable(s, "CPUCL_BARRIERS");
+    hash_variable(s, "CPUCL_NO_UNIFORM");
+    hash_string(s, kind);
+    hash_string(s, options);
+}
+
+bool cc_cache_key(const char *source, const char *options, struct cc_cache_key *key)
+{
+    if (!cache_usable() || source_reads_outside(source))
+        return false;
+    struct cc_sha256 s;
+    key_start(&s, "source", options);
     hash_string(&s, source);
+    cc_sha256_final(&s, key->digest);
+    return true;
+}
+
+bool cc_cache_key_inputs(const char *kind, const char *options, unsigned count,
+                         const void *const *inputs, const size_t *sizes, struct cc_cache_key *key)
+{
+    if (!cache_usable())
+        return false;
+    struct cc_sha256 s;
+    key_start(&s, kind, options);
+    uint64_t n = count;
+    hash_field(&s, &n, sizeof n);
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t size = sizes[i];
+        hash_field(&s, &size, sizeof size);
+        cc_sha256_update(&s, inputs[i], sizes[i]);
+    }
     cc_sha256_final(&s, key->digest);
     return true;
 }

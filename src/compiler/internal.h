@@ -152,7 +152,8 @@ void cc_sha256_update(struct cc_sha256 *s, const void *data, size_t size);
 void cc_sha256_final(struct cc_sha256 *s, unsigned char digest[CC_SHA256_SIZE]);
 void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZE]);
 
-/* cache.c: the on-disk kernel cache of programs built from source. An
+/* cache.c: the on-disk kernel cache of built programs (from source, from
+ * linked objects or binaries) and of SPIR-V translations. An
  * entry holds what cc_build makes that the runtime keeps or the JIT loads:
  * the build log, the program's bitcode (its binary), the kernel table and
  * the object file of the work-group functions, before the JIT renames
@@ -167,6 +168,10 @@ struct cc_cache_key {
  * off (CPUCL_CACHE=0), a debugging output is asked for (it would not be
  * printed), or the source reads other files (#include) or the clock. */
 bool cc_cache_key(const char *source, const char *options, struct cc_cache_key *key);
+/* The key of a build from binary inputs (`kind` names the step: "link",
+ * "spirv"), with the same conditions but the #include one. */
+bool cc_cache_key_inputs(const char *kind, const char *options, unsigned count,
+                         const void *const *inputs, const size_t *sizes, struct cc_cache_key *key);
 struct cc_cache_entry {
     char *log;
     size_t log_length;

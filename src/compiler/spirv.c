@@ -253,9 +253,9 @@ static void fix_calling_conventions(LLVMModuleRef module)
     }
 }
 
-cl_int cc_translate_spirv(const void *il, size_t size, const struct cc_spec_constant *constants,
-                          unsigned num_constants, char **log_out, void **bitcode,
-                          size_t *bitcode_size)
+static cl_int translate(const void *il, size_t size, const struct cc_spec_constant *constants,
+                        unsigned num_constants, char **log_out, void **bitcode,
+                        size_t *bitcode_size)
 {
     struct cc_log log = {0};
     cl_int err = CL_BUILD_PROGRAM_FAILURE;
@@ -335,5 +335,53 @@ out:
     if (log.failed && !err)
         err = CL_OUT_OF_HOST_MEMORY;
     *log_out = log.text ? log.text : calloc(1, 1);
+    return err;
+}
+
+/* The translation is cached (cache.c) under the module and the values
+ * given to its specialization constants: an entry with the translated
+ * bitcode and the translator's messages, no kernels and no object. */
+cl_int cc_translate_spirv(const void *il, size_t size, const struct cc_spec_constant *constants,
+                          unsigned num_constants, char **log_out, void **bitcode,
+                          size_t *bitcode_size)
+{
+    uint64_t *values = calloc(num_constants ? 3 * (size_t)num_constants : 1, sizeof *values);
+    if (!values)
+        return translate(il, size, constants, num_constants, log_out, bitcode, bitcode_size);
+    for (unsigned i = 0; i < num_constants; i++) {
+        values[3 * i] = constants[i].id;
+        values[3 * i + 1] = constants[i].set;
+        values[3 * i + 2] = constants[i].set ? constants[i].value : 0;
+    }
+    const void *inputs[2] = {il, values};
+    size_t sizes[2] = {size, 3 * (size_t)num_constants * sizeof *values};
+    struct cc_cache_key key;
+    bool cacheable = cc_cache_key_inputs("spirv", "", 2, inputs, sizes, &key);
+    free(values);
+    struct cc_cache_entry entry;
+    if (cacheable && cc_cache_load(&key, &entry)) {
+        if (entry.bitcode_size && entry.num_kernels == 0) {
+            *bitcode = entry.bitcode;
+            *bitcode_size = entry.bitcode_size;
+            *log_out = entry.log;
+            entry.bitcode = NULL;
+            entry.log = NULL;
+            cc_cache_entry_free(&entry);
+            return CL_SUCCESS;
+        }
+        cc_cache_entry_free(&entry);
+    }
+    cl_int err = translate(il, size, constants, num_constants, log_out, bitcode, bitcode_size);
+    if (!err && cacheable) {
+        struct cc_cache_entry translated = {
+            .log = *log_out,
+            .log_length = strlen(*log_out),
+            .bitcode = *bitcode,
+            .bitcode_size = *bitcode_size,
+            .object = (void *)"",
+            .object_size = 0,
+        };
+        cc_cache_store(&key, &translated);
+    }
     return err;
 }

@@ -3,7 +3,8 @@
  * results, build log, kernel table and binary; a truncated or damaged
  * entry is ignored and written again; CPUCL_CACHE=0 writes nothing; a
  * folder that cannot be made only costs the cache; builds of one program
- * on several threads at once leave one whole entry.
+ * on several threads at once leave one whole entry; a program from a
+ * binary is linked once and then comes from the cache.
  *
  * cpucl reads CPUCL_CACHE_DIR and CPUCL_CACHE at every build, so the test
  * points them at folders of its own with setenv. */
@@ -345,6 +346,33 @@ int main(void)
         free(bytes);
     }
     free(concurrent_entry);
+
+    /* A program from its binary is linked once, then comes from the cache
+     * (the entry is not rewritten), with the same results. */
+    char binary_dir[256];
+    snprintf(binary_dir, sizeof binary_dir, "%s/binary", top);
+    setenv("CPUCL_CACHE_DIR", binary_dir, 1);
+    struct stat first = {0};
+    for (int round = 0; round < 2; round++) {
+        const unsigned char *bytes = cold.binary;
+        size_t size = cold.binary_size;
+        cl_int status, err;
+        cl_program program =
+            clCreateProgramWithBinary(h.context, 1, &h.device, &size, &bytes, &status, &err);
+        CHECK_OK(err);
+        CHECK_OK(clBuildProgram(program, 1, &h.device, "", NULL, NULL));
+        check_results(&h, program);
+        clReleaseProgram(program);
+        char *binary_entry = NULL;
+        CHECK_EQ(files_in(binary_dir, &binary_entry), 1);
+        struct stat now = {0};
+        CHECK(binary_entry && stat(binary_entry, &now) == 0);
+        if (round == 0)
+            first = now;
+        else
+            CHECK(now.st_ino == first.st_ino && now.st_mtim.tv_nsec == first.st_mtim.tv_nsec);
+        free(binary_entry);
+    }
 
     free(good);
     free(entry);
