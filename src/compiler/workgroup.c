@@ -1065,6 +1065,13 @@ static void prepare_inlining(LLVMModuleRef module)
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinline);
         LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, optnone);
         LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, always_attr);
+        /* the SPIR-V translator marks the calls of a DontInline function
+         * too, and a call's noinline overrides its callee's alwaysinline */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+                 inst = LLVMGetNextInstruction(inst))
+                if (LLVMIsACallInst(inst))
+                    LLVMRemoveCallSiteEnumAttribute(inst, LLVMAttributeFunctionIndex, noinline);
     }
 }
 

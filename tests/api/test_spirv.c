@@ -116,6 +116,38 @@ int main(void)
         clReleaseKernel(k);
     }
 
+    /* A function the module asks never to inline (DontInline) builds and
+     * runs: the translator marks its calls noinline, which the work-group
+     * compiler must still inline (CTS spirv_new function_noinline). */
+    size_t noinline_size;
+    unsigned char *noinline_il = load(CPUCL_TEST_DATA "/noinline.spv", &noinline_size);
+    cl_program noinline = clCreateProgramWithIL(h.context, noinline_il, noinline_size, &err);
+    CHECK_OK(err);
+    CHECK_OK(clBuildProgram(noinline, 1, &h.device, "", NULL, NULL));
+    cl_kernel nk = clCreateKernel(noinline, "noinline_call", &err);
+    CHECK_OK(err);
+    if (!err) {
+        float data[N], y = 0.5f;
+        for (int i = 0; i < N; i++)
+            data[i] = (float)i - 100.0f;
+        cl_mem dd = harness_buffer(&h, CL_MEM_READ_WRITE, sizeof data, data);
+        CHECK_OK(clSetKernelArg(nk, 0, sizeof dd, &dd));
+        CHECK_OK(clSetKernelArg(nk, 1, sizeof y, &y));
+        size_t global = N;
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, nk, 1, NULL, &global, NULL, 0, NULL, NULL));
+        float result[N];
+        CHECK_OK(clEnqueueReadBuffer(h.queue, dd, CL_TRUE, 0, sizeof result, result, 0, NULL,
+                                     NULL));
+        int bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += result[i] != data[i] + y;
+        CHECK_NONE_WRONG(bad, "a DontInline function's kernel");
+        clReleaseMemObject(dd);
+        clReleaseKernel(nk);
+    }
+    clReleaseProgram(noinline);
+    free(noinline_il);
+
     /* Not SPIR-V at all: refused at creation. */
     const char junk[64] = "definitely not spir-v";
     cl_program none = clCreateProgramWithIL(h.context, junk, sizeof junk, &err);
