@@ -154,4 +154,13 @@ cl_ulong api_device_max_mem_alloc_size(cl_device_id device);
 size_t api_kernel_local_mem_size(cl_kernel kernel);
 #define API_MEM_BASE_ADDR_ALIGN_BITS 1024   /* buffers are 128-byte aligned */
 
+/* cl_khr_extended_versioning (versions.c): the list of a space-separated
+ * extension string with each extension's version (malloc'd, *count
+ * entries; NULL when out of memory), and the device's ILs. */
+cl_name_version_khr *api_extension_versions(const char *extensions, size_t *count);
+#define API_NUM_IL_VERSIONS 3
+extern const cl_name_version_khr api_il_versions[API_NUM_IL_VERSIONS];
+/* The device's extension string (static storage; NULL when out of memory). */
+const char *api_device_extensions(void);
+
 #endif

@@ -17,9 +17,14 @@
 #define MAX_WORK_GROUP_SIZE CC_MAX_WORK_GROUP_SIZE /* the collectives' scratch is sized for it */
 
 /* Extensions the runtime provides itself, not the OpenCL C compiler:
- * cl_khr_icd (this library is an ICD) and cl_khr_il_program
- * (clCreateProgramWithILKHR, the SPIR-V path of src/compiler/spirv.c). */
-#define RUNTIME_EXTENSIONS "cl_khr_icd cl_khr_il_program"
+ * cl_khr_icd (this library is an ICD), cl_khr_il_program
+ * (clCreateProgramWithILKHR, the SPIR-V path of src/compiler/spirv.c),
+ * cl_khr_create_command_queue and the priority and throttle hints
+ * (queue.c), cl_khr_extended_versioning (versions.c) and
+ * cl_khr_suggested_local_work_size (enqueue_kernel.c). */
+#define RUNTIME_EXTENSIONS                                                                    \
+    "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "     \
+    "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints"
 
 size_t api_device_max_work_group_size(cl_device_id device)
 {
@@ -117,7 +122,7 @@ static cl_uint vendor_id(const char *cpuid_vendor)
 
 /* The runtime's extensions followed by the compiler's, built on first use.
  * NULL only when memory is short (then a later call tries again). */
-static const char *device_extensions(void)
+const char *api_device_extensions(void)
 {
     static _Atomic(char *) text;
     char *built = atomic_load(&text);
@@ -193,7 +198,7 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_VERSION: return answer_string(out, "OpenCL 2.2 cpucl");
     case CL_DEVICE_OPENCL_C_VERSION: return answer_string(out, "OpenCL C 2.0 cpucl");
     case CL_DEVICE_EXTENSIONS: {
-        const char *extensions = device_extensions();
+        const char *extensions = api_device_extensions();
         if (!extensions)
             return CL_OUT_OF_HOST_MEMORY;
         return answer_string(out, extensions);
@@ -204,6 +209,23 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
          * constants are not applied yet. */
         return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     case CL_DEVICE_BUILT_IN_KERNELS: return answer_string(out, "");
+    /* cl_khr_extended_versioning */
+    case CL_DEVICE_NUMERIC_VERSION_KHR: return answer_uint(out, CL_MAKE_VERSION_KHR(2, 2, 0));
+    case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+        return answer_uint(out, CL_MAKE_VERSION_KHR(2, 0, 0));
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR: {
+        const char *extensions = api_device_extensions();
+        size_t count = 0;
+        cl_name_version_khr *list = extensions ? api_extension_versions(extensions, &count) : NULL;
+        if (!list)
+            return CL_OUT_OF_HOST_MEMORY;
+        cl_int err = answer(out, list, count * sizeof *list);
+        free(list);
+        return err;
+    }
+    case CL_DEVICE_ILS_WITH_VERSION_KHR:
+        return answer(out, api_il_versions, sizeof api_il_versions);
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION_KHR: return answer(out, NULL, 0);
     case CL_DEVICE_PLATFORM: {
         cl_platform_id platform = rt_platform();
         return answer(out, &platform, sizeof platform);

@@ -188,6 +188,51 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 
+/* cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+ * would choose for this launch (the kernel's required size if it has one). */
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                     const size_t *global_work_offset,
+                                     const size_t *global_work_size,
+                                     size_t *suggested_local_work_size)
+{
+    if (!api_valid_queue(queue))
+        return CL_INVALID_COMMAND_QUEUE;
+    if (!api_valid_kernel(kernel))
+        return CL_INVALID_KERNEL;
+    if (kernel->program->context != queue->context)
+        return CL_INVALID_CONTEXT;
+    if (work_dim < 1 || work_dim > 3)
+        return CL_INVALID_WORK_DIMENSION;
+    if (!global_work_size)
+        return CL_INVALID_GLOBAL_WORK_SIZE;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        if (global_work_size[d] == 0)
+            return CL_INVALID_GLOBAL_WORK_SIZE;
+        size_t offset = global_work_offset ? global_work_offset[d] : 0;
+        if (global_work_size[d] + offset < global_work_size[d])
+            return CL_INVALID_GLOBAL_OFFSET;
+    }
+    if (!suggested_local_work_size)
+        return CL_INVALID_VALUE;
+    for (unsigned i = 0; i < kernel->info->num_args; i++)
+        if (!kernel->args[i].set)
+            return CL_INVALID_KERNEL_ARGS;
+    size_t local[3] = {1, 1, 1};
+    if (kernel->info->reqd_work_group_size[0]) {
+        for (cl_uint d = 0; d < work_dim; d++)
+            local[d] = kernel->info->reqd_work_group_size[d];
+        cl_int err = check_local_size(kernel, queue->device, work_dim, global_work_size, local);
+        if (err)
+            return err;
+    } else {
+        choose_local_size(kernel, queue->device, work_dim, global_work_size, local);
+    }
+    for (cl_uint d = 0; d < work_dim; d++)
+        suggested_local_work_size[d] = local[d];
+    return CL_SUCCESS;
+}
+
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events,
               const cl_event *wait_list, cl_event *event)

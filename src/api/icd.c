@@ -153,6 +153,10 @@ static const struct {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL}, /* cl_khr_il_program */
     {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR}, /* cl_khr_subgroups */
+    {"clCreateCommandQueueWithPropertiesKHR", /* cl_khr_create_command_queue */
+     (void *)clCreateCommandQueueWithPropertiesKHR},
+    {"clGetKernelSuggestedLocalWorkSizeKHR", /* cl_khr_suggested_local_work_size */
+     (void *)clGetKernelSuggestedLocalWorkSizeKHR},
 };
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)

@@ -70,6 +70,14 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id plat
                                param_value_size_ret);
     }
     case CL_PLATFORM_ICD_SUFFIX_KHR: return API_INFO_STRING("cpucl");
+    /* cl_khr_extended_versioning */
+    case CL_PLATFORM_NUMERIC_VERSION_KHR: {
+        cl_version_khr version = CL_MAKE_VERSION_KHR(2, 2, 0);
+        return API_INFO(version);
+    }
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR:
+        return clGetDeviceInfo(rt_root_device(), CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR,
+                               param_value_size, param_value, param_value_size_ret);
     case CL_PLATFORM_HOST_TIMER_RESOLUTION: {
         cl_ulong resolution = 1; /* ns: rt_now_ns reads CLOCK_MONOTONIC */
         return API_INFO(resolution);

@@ -8,8 +8,8 @@ static const cl_command_queue_properties host_queue_properties =
 
 static cl_command_queue create_queue(cl_context context, cl_device_id device,
                                      cl_command_queue_properties properties, cl_uint size,
-                                     const cl_queue_properties *list, size_t list_count,
-                                     cl_int *errcode_ret)
+                                     int priority, const cl_queue_properties *list,
+                                     size_t list_count, cl_int *errcode_ret)
 {
     if (!api_valid_context(context)) {
         api_set_error(errcode_ret, CL_INVALID_CONTEXT);
@@ -50,6 +50,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     queue->device = device;
     queue->properties = properties;
     queue->size = on_device ? (size ? size : API_DEVICE_QUEUE_PREFERRED_SIZE) : 0;
+    queue->priority = priority;
     pthread_mutex_init(&queue->lock, NULL);
     pthread_cond_init(&queue->idle, NULL);
     rt_object_hold(RT_OBJ(context));
@@ -81,7 +82,7 @@ clCreateCommandQueue(cl_context context, cl_device_id device,
                                                                : CL_INVALID_VALUE);
         return NULL;
     }
-    return create_queue(context, device, properties, 0, NULL, 0, errcode_ret);
+    return create_queue(context, device, properties, 0, 0, NULL, 0, errcode_ret);
 }
 
 API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
@@ -91,7 +92,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
     cl_command_queue_properties flags = 0;
     cl_uint size = 0;
     size_t n = 0;
-    int seen_flags = 0, seen_size = 0;
+    int seen_flags = 0, seen_size = 0, seen_priority = 0, seen_throttle = 0, priority = 0;
     for (; properties && properties[n]; n += 2) {
         switch (properties[n]) {
         case CL_QUEUE_PROPERTIES:
@@ -104,6 +105,27 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                 goto invalid;
             size = (cl_uint)properties[n + 1];
             break;
+        case CL_QUEUE_PRIORITY_KHR:
+            /* cl_khr_priority_hints: the queue's commands go before (after)
+             * those of medium-priority queues on the workers */
+            if (seen_priority++)
+                goto invalid;
+            switch (properties[n + 1]) {
+            case CL_QUEUE_PRIORITY_HIGH_KHR: priority = 1; break;
+            case CL_QUEUE_PRIORITY_MED_KHR: priority = 0; break;
+            case CL_QUEUE_PRIORITY_LOW_KHR: priority = -1; break;
+            default: goto invalid;
+            }
+            break;
+        case CL_QUEUE_THROTTLE_KHR:
+            /* cl_khr_throttle_hints: accepted and kept in
+             * CL_QUEUE_PROPERTIES_ARRAY; a CPU's clock is the OS's to set,
+             * so the hint changes nothing */
+            if (seen_throttle++ || (properties[n + 1] != CL_QUEUE_THROTTLE_HIGH_KHR &&
+                                    properties[n + 1] != CL_QUEUE_THROTTLE_MED_KHR &&
+                                    properties[n + 1] != CL_QUEUE_THROTTLE_LOW_KHR))
+                goto invalid;
+            break;
         default:
             goto invalid;
         }
@@ -111,8 +133,18 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
     /* 5.1: CL_QUEUE_SIZE is for device queues only. */
     if (seen_size && !(flags & CL_QUEUE_ON_DEVICE))
         goto invalid;
-    return create_queue(context, device, flags, size, properties, properties ? n + 1 : 0,
-                        errcode_ret);
+    /* cl_khr_priority_hints, cl_khr_throttle_hints: host queues only */
+    if ((seen_priority || seen_throttle) && (flags & CL_QUEUE_ON_DEVICE)) {
+        if (!api_valid_context(context))
+            api_set_error(errcode_ret, CL_INVALID_CONTEXT);
+        else if (!api_valid_device(device) || !api_context_has_device(context, device))
+            api_set_error(errcode_ret, CL_INVALID_DEVICE);
+        else
+            api_set_error(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
+        return NULL;
+    }
+    return create_queue(context, device, flags, size, priority, properties,
+                        properties ? n + 1 : 0, errcode_ret);
 invalid:
     if (!api_valid_context(context))
         api_set_error(errcode_ret, CL_INVALID_CONTEXT);
@@ -228,4 +260,13 @@ clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
         return CL_INVALID_COMMAND_QUEUE;
     rt_set_default_device_queue(command_queue);
     return CL_SUCCESS;
+}
+
+/* cl_khr_create_command_queue: the 2.0 entry point under its 1.2 name. */
+API_EXPORT CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device,
+                                      const cl_queue_properties_khr *properties,
+                                      cl_int *errcode_ret)
+{
+    return clCreateCommandQueueWithProperties(context, device, properties, errcode_ret);
 }

@@ -143,6 +143,7 @@ static void command_ready(struct rt_command *command)
     cl_device_id device = command->queue->device;
     command->job.allowed = device->allowed;
     command->job.allowed_count = device->compute_units;
+    command->job.priority = command->queue->priority;
     cpu_submit(device->cpu, &command->job);
 }
 

@@ -66,6 +66,7 @@ struct _cl_command_queue {
     cl_queue_properties *property_list;  /* as given to ...WithProperties, NULL otherwise */
     size_t num_property_list;
     cl_uint size;                        /* CL_QUEUE_SIZE, device queues only */
+    int priority;                        /* cl_khr_priority_hints: a cpu_job priority */
     /* On-device queues: the context's list (guarded by context->lock). */
     cl_command_queue next_device_queue;
     bool is_default_device_queue;

@@ -91,6 +91,9 @@ struct cpu_job {
      * (allowed_count of them); NULL: every worker. */
     const unsigned char *allowed;
     unsigned allowed_count;
+    /* Workers take pieces of higher-priority jobs first (cl_khr_priority_hints:
+     * 1 high, 0 medium, -1 low), and of older jobs among equals. */
+    int priority;
 
     /* Owned by the device from cpu_submit() until on_done. */
     struct cpu_job *next;

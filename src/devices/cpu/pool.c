@@ -186,38 +186,43 @@ static void run_piece(struct cpu_job *job, size_t piece, struct worker *worker)
     }
 }
 
-/* Takes a reference on the oldest job that has pieces left, or NULL. Jobs
- * found exhausted leave the list; their list reference is dropped after the
- * lock is released, because on_done may submit new jobs. */
-/* The first job with pieces left that this worker may run (a sub-device's
- * job only runs on that sub-device's workers); exhausted jobs at the head
- * of the list are retired on the way. */
+/* Takes a reference on the first job of the list (highest priority, then
+ * oldest) that has pieces left and that this worker may run (a
+ * sub-device's job only runs on that sub-device's workers), or NULL.
+ * Exhausted jobs leave the list wherever they are, so a job behind a
+ * long-running one completes as soon as its last piece has run; their list
+ * reference is dropped after the lock is released, because on_done may
+ * submit new jobs. */
 static struct cpu_job *take_job(struct cpu_device *device, const struct worker *worker)
 {
-    struct cpu_job *retired = NULL, *job;
+    struct cpu_job *retired = NULL, *taken = NULL, *previous = NULL;
     pthread_mutex_lock(&device->lock);
-    while ((job = device->head) != NULL) {
-        if (atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces)
-            break;
-        device->head = job->next;
-        if (!device->head)
-            device->tail = NULL;
-        job->next = retired;
-        retired = job;
-    }
-    for (; job; job = job->next)
-        if ((!job->allowed || job->allowed[worker->index]) &&
-            atomic_load_explicit(&job->next_piece, memory_order_relaxed) < job->pieces) {
-            atomic_fetch_add(&job->refs, 1);
-            break;
+    for (struct cpu_job *job = device->head, *next; job; job = next) {
+        next = job->next;
+        if (atomic_load_explicit(&job->next_piece, memory_order_relaxed) >= job->pieces) {
+            if (previous)
+                previous->next = next;
+            else
+                device->head = next;
+            if (device->tail == job)
+                device->tail = previous;
+            job->next = retired;
+            retired = job;
+            continue;
         }
+        if (!taken && (!job->allowed || job->allowed[worker->index])) {
+            atomic_fetch_add(&job->refs, 1);
+            taken = job;
+        }
+        previous = job;
+    }
     pthread_mutex_unlock(&device->lock);
     while (retired) {
         struct cpu_job *next = retired->next;
         job_finish(retired);
         retired = next;
     }
-    return job;
+    return taken;
 }
 
 static void work_on(struct cpu_job *job, struct worker *worker)
@@ -452,11 +457,20 @@ void cpu_submit(struct cpu_device *device, struct cpu_job *job)
     }
     atomic_store(&job->refs, 1); /* the list's reference */
     pthread_mutex_lock(&device->lock);
-    if (device->tail)
-        device->tail->next = job;
-    else
-        device->head = job;
-    device->tail = job;
+    if (!device->tail || device->tail->priority >= job->priority) {
+        if (device->tail)
+            device->tail->next = job;
+        else
+            device->head = job;
+        device->tail = job;
+    } else {
+        /* after the last job of at least its priority */
+        struct cpu_job **link = &device->head;
+        while (*link && (*link)->priority >= job->priority)
+            link = &(*link)->next;
+        job->next = *link;
+        *link = job;
+    }
     atomic_fetch_add_explicit(&device->submitted, 1, memory_order_release);
     if (device->sleepers)
         pthread_cond_broadcast(&device->wake);
