@@ -20,7 +20,14 @@
  * once need no lock: the last rename wins, and all wrote the same thing.
  * A short, damaged or foreign file is a miss; the build then compiles and
  * writes the entry again. Nothing here ever fails a build.
+ *
+ * Size: after each store, when the folder's entries add up to more than
+ * CPUCL_CACHE_MAX_SIZE bytes (default 1 GiB), the least recently used go
+ * until they fit; a hit sets its entry's access time (explicitly, since
+ * file systems mounted relatime or noatime would not), so "used" means
+ * loaded or stored.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -591,6 +598,86 @@ fail:
     return NULL;
 }
 
+/* --- the size bound --- */
+
+#define DEFAULT_MAX_SIZE (1ull << 30)
+
+static unsigned long long max_size(void)
+{
+    const char *text = getenv("CPUCL_CACHE_MAX_SIZE");
+    if (!text || !*text)
+        return DEFAULT_MAX_SIZE;
+    char *end;
+    unsigned long long value = strtoull(text, &end, 10);
+    return *end ? DEFAULT_MAX_SIZE : value;
+}
+
+struct file_use {
+    char name[2 * CC_SHA256_SIZE + 1];
+    unsigned long long size;
+    struct timespec used;
+};
+
+static int older_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const struct file_use *)a)->used;
+    const struct timespec *y = &((const struct file_use *)b)->used;
+    if (x->tv_sec != y->tv_sec)
+        return x->tv_sec < y->tv_sec ? -1 : 1;
+    return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
+}
+
+static bool is_entry_name(const char *name)
+{
+    if (strlen(name) != 2 * CC_SHA256_SIZE)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+/* Removes the least recently used entries of `dir` until the rest fit in
+ * the bound. Only files named like entries count and go; a file another
+ * process removed first is simply gone. */
+static void evict(const char *dir)
+{
+    unsigned long long limit = max_size(), total = 0;
+    DIR *folder = opendir(dir);
+    if (!folder)
+        return;
+    struct file_use *files = NULL;
+    size_t count = 0, capacity = 0;
+    int fd = dirfd(folder);
+    for (struct dirent *e; (e = readdir(folder));) {
+        struct stat status;
+        if (!is_entry_name(e->d_name) || fstatat(fd, e->d_name, &status, 0) ||
+            !S_ISREG(status.st_mode))
+            continue;
+        if (count == capacity) {
+            size_t more = capacity ? 2 * capacity : 64;
+            struct file_use *grown = realloc(files, more * sizeof *grown);
+            if (!grown)
+                break;
+            files = grown;
+            capacity = more;
+        }
+        memcpy(files[count].name, e->d_name, sizeof files[count].name);
+        files[count].size = (unsigned long long)status.st_size;
+        files[count].used = status.st_atim;
+        total += files[count].size;
+        count++;
+    }
+    if (total > limit) {
+        qsort(files, count, sizeof *files, older_first);
+        for (size_t i = 0; i < count && total > limit; i++)
+            if (unlinkat(fd, files[i].name, 0) == 0 || errno == ENOENT)
+                total -= files[i].size;
+    }
+    free(files);
+    closedir(folder);
+}
+
 bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
 {
     memset(entry, 0, sizeof *entry);
@@ -598,6 +685,12 @@ bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
     char *path = dir ? entry_path(dir, key, "") : NULL;
     size_t payload_size = 0;
     unsigned char *data = path ? read_entry(path, key, &payload_size) : NULL;
+    if (data) {
+        /* used now: the access time only, the entry's contents stay as
+         * they were written */
+        const struct timespec times[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
+        utimensat(AT_FDCWD, path, times, 0);
+    }
     free(path);
     free(dir);
     if (!data)
@@ -633,6 +726,8 @@ void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry 
     bool written = write_all(fd, w.data, w.length);
     if (close(fd) || !written || rename(temporary, path))
         unlink(temporary);
+    else
+        evict(dir);
 out:
     free(temporary);
     free(path);

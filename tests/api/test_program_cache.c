@@ -4,7 +4,8 @@
  * entry is ignored and written again; CPUCL_CACHE=0 writes nothing; a
  * folder that cannot be made only costs the cache; builds of one program
  * on several threads at once leave one whole entry; a program from a
- * binary is linked once and then comes from the cache.
+ * binary is linked once and then comes from the cache; past
+ * CPUCL_CACHE_MAX_SIZE the least recently used entries go.
  *
  * cpucl reads CPUCL_CACHE_DIR and CPUCL_CACHE at every build, so the test
  * points them at folders of its own with setenv. */
@@ -373,6 +374,53 @@ int main(void)
             CHECK(now.st_ino == first.st_ino && now.st_mtim.tv_nsec == first.st_mtim.tv_nsec);
         free(binary_entry);
     }
+
+    /* The size bound: room for two entries and a half. A, B, a hit on A,
+     * then C: B, the least recently used, goes. */
+    char bound_dir[256];
+    snprintf(bound_dir, sizeof bound_dir, "%s/bound", top);
+    setenv("CPUCL_CACHE_DIR", bound_dir, 1);
+    char bound[32];
+    snprintf(bound, sizeof bound, "%zu", good_size * 5 / 2);
+    setenv("CPUCL_CACHE_MAX_SIZE", bound, 1);
+    const char *variants[3] = {"-DOFFSET=1", "-DOFFSET=2", "-DOFFSET=3"};
+    char *names[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        /* file times tick at the kernel's clock (a few ms): keep the uses
+         * apart */
+        usleep(30000);
+        if (i == 2) { /* use A again */
+            cl_program again = harness_build(&h, source, variants[0]);
+            CHECK(again != NULL);
+            clReleaseProgram(again);
+            usleep(30000);
+        }
+        cl_program p = harness_build(&h, source, variants[i]);
+        CHECK(p != NULL);
+        clReleaseProgram(p);
+        /* the newest entry is the one file not seen before */
+        DIR *d = opendir(bound_dir);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (e->d_name[0] == '.')
+                continue;
+            int seen = 0;
+            for (int j = 0; j < i; j++)
+                seen |= names[j] && !strcmp(names[j], e->d_name);
+            if (!seen)
+                names[i] = strdup(e->d_name);
+        }
+        if (d)
+            closedir(d);
+    }
+    CHECK_EQ(files_in(bound_dir, NULL), 2);
+    char path[512];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", bound_dir, names[i] ? names[i] : "?");
+        struct stat st;
+        CHECK((stat(path, &st) == 0) == (i != 1)); /* A and C stay, B went */
+        free(names[i]);
+    }
+    unsetenv("CPUCL_CACHE_MAX_SIZE");
 
     free(good);
     free(entry);
