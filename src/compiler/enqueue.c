@@ -22,7 +22,18 @@
 
 #include "compiler/internal.h"
 
+#define BLOCK_KERNEL_ATTRIBUTE "cpucl-block-kernel"
+
 bool cc_is_block_kernel(LLVMValueRef fn)
+{
+    return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, BLOCK_KERNEL_ATTRIBUTE,
+                                         sizeof BLOCK_KERNEL_ATTRIBUTE - 1) != NULL;
+}
+
+/* A block's wrapper: a spir_kernel named "..._block_invoke..._kernel" that
+ * clang emits without argument metadata, or that a module (the SPIR-V
+ * translator's, which adds metadata) uses other than by calling it. */
+static bool looks_like_block_kernel(LLVMValueRef fn)
 {
     if (LLVMIsDeclaration(fn) || LLVMGetFunctionCallConv(fn) != CC_SPIR_KERNEL_CC)
         return false;
@@ -32,6 +43,11 @@ bool cc_is_block_kernel(LLVMValueRef fn)
     size_t n = sizeof suffix - 1;
     if (length <= n || memcmp(name + length - n, suffix, n) || !strstr(name, "_block_invoke"))
         return false;
+    for (LLVMUseRef use = LLVMGetFirstUse(fn); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef user = LLVMGetUser(use);
+        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != fn)
+            return true;
+    }
     LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
     unsigned kind = LLVMGetMDKindIDInContext(context, "kernel_arg_addr_space", 21);
     size_t num_entries = 0;
@@ -110,19 +126,50 @@ static void forget_invoke_addresses(LLVMValueRef wrapper)
                 use = LLVMGetNextUse(use);
                 if (LLVMIsAConstantExpr(user))
                     LLVMReplaceAllUsesWith(user, LLVMConstNull(LLVMTypeOf(user)));
+                else if (LLVMIsACastInst(user))
+                    LLVMReplaceAllUsesWith(user, LLVMConstNull(LLVMTypeOf(user)));
             }
         }
     }
 }
 
+/* Clang passes the ND-range of __enqueue_kernel_basic by value (byval);
+ * the SPIR-V translator passes a plain pointer to it. The adapter takes it
+ * by value, so the translator's calls get byval too. */
+static void pass_ndrange_by_value(LLVMModuleRef module)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(module, "__enqueue_kernel_basic");
+    if (!fn)
+        return;
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context), range = LLVMArrayType2(i64, 3);
+    LLVMTypeRef fields[4] = {LLVMInt32TypeInContext(context), range, range, range};
+    LLVMTypeRef ndrange = LLVMStructTypeInContext(context, fields, 4, false);
+    LLVMAttributeRef attribute = LLVMCreateTypeAttribute(context, byval, ndrange);
+    if (!LLVMGetEnumAttributeAtIndex(fn, 3, byval))
+        LLVMAddAttributeAtIndex(fn, 3, attribute);
+    for (LLVMUseRef use = LLVMGetFirstUse(fn); use; use = LLVMGetNextUse(use)) {
+        LLVMValueRef call = LLVMGetUser(use);
+        if (LLVMIsACallInst(call) && LLVMGetCalledValue(call) == fn &&
+            !LLVMGetCallSiteEnumAttribute(call, 3, byval))
+            LLVMAddCallSiteAttribute(call, 3, attribute);
+    }
+}
+
 void cc_name_block_kernels(LLVMModuleRef module)
 {
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMAttributeRef mark = LLVMCreateStringAttribute(
+        context, BLOCK_KERNEL_ATTRIBUTE, sizeof BLOCK_KERNEL_ATTRIBUTE - 1, "", 0);
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
-        if (cc_is_block_kernel(fn)) {
+        if (looks_like_block_kernel(fn)) {
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, mark);
             name_block_kernel(module, fn);
             forget_invoke_addresses(fn);
         }
     }
+    pass_ndrange_by_value(module);
 }
 
 /* --- the runtime functions --- */

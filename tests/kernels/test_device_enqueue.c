@@ -368,6 +368,67 @@ static void test_user_event(struct harness *h, cl_program program)
     clReleaseKernel(k);
 }
 
+/* The same from SPIR-V (tests/data/device_enqueue.cl): the translator
+ * gives the block kernels argument metadata and passes the ND-range of
+ * enqueue_kernel's basic form by pointer. */
+static void test_spirv(struct harness *h)
+{
+    FILE *file = fopen(CPUCL_TEST_DATA "/device_enqueue.spv", "rb");
+    REQUIRE(file);
+    static unsigned char il[65536];
+    size_t size = fread(il, 1, sizeof il, file);
+    fclose(file);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
+    size_t num_kernels = 0;
+    clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL);
+    CHECK_EQ(num_kernels, 2);
+
+    cl_kernel fill = harness_kernel(program, "spv_fill");
+    cl_mem out = buffer(h, 1001 * sizeof(int), NULL);
+    int scale = 5, result[1001], bad = 0;
+    clSetKernelArg(fill, 0, sizeof out, &out);
+    clSetKernelArg(fill, 1, sizeof scale, &scale);
+    run(h, fill, 4, 4);
+    read(h, out, sizeof result, result);
+    for (int i = 0; i < 1000; i++)
+        bad += result[i] != i * scale;
+    CHECK_NONE_WRONG(bad, "SPIR-V child");
+    CHECK_EQ(result[1000], 0);
+
+    cl_kernel sums = harness_kernel(program, "spv_sums");
+    int in[256], total[67];
+    for (int i = 0; i < 256; i++)
+        in[i] = i * 3 - 100;
+    cl_mem input = buffer(h, sizeof in, in);
+    cl_mem output = buffer(h, sizeof total, NULL);
+    clSetKernelArg(sums, 0, sizeof input, &input);
+    clSetKernelArg(sums, 1, sizeof output, &output);
+    run(h, sums, 1, 1);
+    read(h, output, sizeof total, total);
+    int all = 0;
+    bad = 0;
+    for (int g = 0; g < 4; g++) {
+        int want = 0;
+        for (int i = 0; i < 64; i++)
+            want += in[g * 64 + i];
+        bad += total[g] != want;
+        all += want;
+    }
+    CHECK_NONE_WRONG(bad, "SPIR-V child with a __local argument");
+    CHECK_EQ(total[64], 0);
+    CHECK_EQ(total[65], 0);
+    CHECK_EQ(total[66], all);
+    clReleaseMemObject(input);
+    clReleaseMemObject(output);
+    clReleaseMemObject(out);
+    clReleaseKernel(fill);
+    clReleaseKernel(sums);
+    clReleaseProgram(program);
+}
+
 /* The host side: creation rules, queries, defaults (API spec 5.1). */
 static void test_queues(struct harness *h, cl_command_queue default_queue)
 {
@@ -474,6 +535,7 @@ int main(void)
     test_profiling(&h, program);
     test_user_event(&h, program);
     test_queues(&h, device_queue);
+    test_spirv(&h);
 
     clReleaseProgram(program);
     clReleaseCommandQueue(device_queue);
