@@ -298,7 +298,8 @@ static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
         size_t length;
         const char *name = LLVMGetValueName2(fn, &length);
         if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
-            !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name))
+            !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
+            cc_vecmath_symbol(name))
             continue;
         const char *plain = name;
         size_t plain_length = length;
@@ -521,6 +522,8 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     LLVMDisposeMessage(message);
     timer_step(timer, "verify");
 
+    if (!options->opt_disable)
+        cc_add_vector_math(module);
     LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef error = LLVMRunPasses(module, options->opt_disable ? "default<O0>" : "default<O3>",
                                        machine, pass_options);

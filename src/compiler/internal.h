@@ -10,6 +10,7 @@
  *   printf.c     printf calls -> calls of the device's printf, arguments in memory
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   regions.c    kernels with barriers -> loops over the code between them
+ *   vecmath.c    math calls -> also their libmvec vector variants (VFABI)
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
@@ -86,6 +87,11 @@ struct cc_runtime_symbol {
 };
 const struct cc_runtime_symbol *cc_enqueue_symbols(unsigned *count);
 bool cc_is_enqueue_symbol(const char *name);
+
+/* vecmath.c: vector variants (VFABI, glibc's libmvec) of the math calls of
+ * the work-group functions, for the loop vectorizer; run before O3. */
+void cc_add_vector_math(LLVMModuleRef module);
+bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */

@@ -65,6 +65,8 @@ bool cc_jit_symbol_allowed(const char *name)
     }
     if (!strcmp(name, "lgammaf_r"))
         return true;
+    if (cc_vecmath_symbol(name)) /* libmvec's vector functions (vecmath.c) */
+        return true;
     return name[0] == '_' && name[1] == '_' && strncmp(name, "__cpucl", 7) != 0;
 }
 
@@ -200,6 +202,13 @@ static void initialize(void)
      * application links it too: search it by name as well. */
     failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
         &generator, "libm.so.6", LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
+    if (failure)
+        LLVMConsumeError(failure);
+    else
+        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    /* glibc's vector math library, for the variants vecmath.c offers */
+    failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
+        &generator, "libmvec.so.1", LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
     if (failure)
         LLVMConsumeError(failure);
     else

@@ -1,0 +1,243 @@
+/* math.c - math-heavy kernels on every OpenCL platform asked for, side by
+ * side, each result checked against the host (in double):
+ *   blackscholes  call and put prices of 8 Mi options (log, exp, sqrt, erfc)
+ *   transcendental  sin(x) + cos(x) * exp(y) + pow(z, w) over 16 Mi floats
+ * Each figure is the best of `repetitions` launches after a warm-up, in
+ * milliseconds; the ratio is other / first (above 1: the first is faster).
+ *
+ * usage: cpucl_bench_math [-r repetitions] [platform-name ...]
+ *        (default 5; cpucl and PoCL's "Portable Computing Language")
+ */
+#include <CL/cl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *source =
+    "float cnd(float d) { return 0.5f * erfc(-d * M_SQRT1_2_F); }\n"
+    "kernel void blackscholes(global const float *price, global const float *strike,\n"
+    "                         global const float *years, global float *call, global float *put,\n"
+    "                         float rate, float volatility)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    float s = price[i], k = strike[i], t = years[i];\n"
+    "    float root = sqrt(t);\n"
+    "    float d1 = (log(s / k) + (rate + 0.5f * volatility * volatility) * t) / (volatility * "
+    "root);\n"
+    "    float d2 = d1 - volatility * root;\n"
+    "    float discounted = k * exp(-rate * t);\n"
+    "    call[i] = s * cnd(d1) - discounted * cnd(d2);\n"
+    "    put[i] = discounted * cnd(-d2) - s * cnd(-d1);\n"
+    "}\n"
+    "kernel void transcendental(global const float *x, global const float *y,\n"
+    "                            global const float *z, global const float *w, global float *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = sin(x[i]) + cos(x[i]) * exp(y[i]) + pow(z[i], w[i]);\n"
+    "}\n";
+
+enum { OPTIONS = 8 << 20, VALUES = 16 << 20, WORKLOADS = 2, SAMPLES = 4096 };
+static const char *const workload_names[WORKLOADS] = {"blackscholes", "transcendental"};
+static const float rate = 0.02f, volatility = 0.30f;
+
+static float *price, *strike, *years, *values;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void make_inputs(void)
+{
+    price = malloc(sizeof(float) * OPTIONS);
+    strike = malloc(sizeof(float) * OPTIONS);
+    years = malloc(sizeof(float) * OPTIONS);
+    values = malloc(sizeof(float) * 4 * (size_t)VALUES); /* x, y, z and w, one after another */
+    unsigned seed = 12345;
+    for (size_t i = 0; i < OPTIONS; i++) {
+        seed = seed * 1103515245u + 12345u;
+        price[i] = 5.0f + (seed >> 8) % 2500 / 100.0f;
+        strike[i] = 1.0f + (seed >> 12) % 9900 / 99.0f;
+        years[i] = 0.25f + (seed >> 4) % 1000 / 100.0f;
+    }
+    for (size_t i = 0; i < (size_t)VALUES; i++) {
+        seed = seed * 1103515245u + 12345u;
+        float *v = values + i;
+        v[0] = ((seed >> 8) % 20000) / 1000.0f - 10.0f;         /* sin/cos argument */
+        v[VALUES] = ((seed >> 4) % 8000) / 1000.0f - 4.0f;      /* exp argument */
+        v[2 * VALUES] = ((seed >> 12) % 1000) / 100.0f + 0.01f; /* pow base > 0 */
+        v[3 * VALUES] = ((seed >> 2) % 600) / 100.0f - 3.0f;    /* pow exponent */
+    }
+}
+
+static double cnd(double d)
+{
+    return 0.5 * erfc(-d / sqrt(2.0));
+}
+
+struct run {
+    const char *name;
+    double ms[WORKLOADS];
+    int ok[WORKLOADS];
+};
+
+/* Best time of `reps` launches of `k` over `global` work-items, ms. */
+static double best_of(cl_command_queue queue, cl_kernel k, size_t global, int reps)
+{
+    double best = 1e30;
+    for (int r = -1; r < reps; r++) { /* r = -1: warm-up (first launch builds lazily elsewhere) */
+        double t0 = now();
+        if (clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL) ||
+            clFinish(queue))
+            return -1;
+        double ms = (now() - t0) * 1e3;
+        if (r >= 0 && ms < best)
+            best = ms;
+    }
+    return best;
+}
+
+static cl_mem buffer(cl_context context, size_t size, void *data)
+{
+    cl_int err;
+    return clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size,
+                          data, &err);
+}
+
+static void run_platform(cl_platform_id platform, int reps, struct run *out)
+{
+    for (int w = 0; w < WORKLOADS; w++)
+        out->ms[w] = -1, out->ok[w] = 0;
+    cl_device_id device;
+    cl_int err;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL))
+        return;
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    if (clBuildProgram(program, 1, &device, NULL, NULL, NULL)) {
+        fprintf(stderr, "%s: build failed\n", out->name);
+        return;
+    }
+    { /* Black-Scholes */
+        cl_kernel k = clCreateKernel(program, "blackscholes", &err);
+        cl_mem p = buffer(context, sizeof(float) * OPTIONS, price);
+        cl_mem s = buffer(context, sizeof(float) * OPTIONS, strike);
+        cl_mem y = buffer(context, sizeof(float) * OPTIONS, years);
+        cl_mem c = buffer(context, sizeof(float) * OPTIONS, NULL);
+        cl_mem u = buffer(context, sizeof(float) * OPTIONS, NULL);
+        cl_mem args[5] = {p, s, y, c, u};
+        for (int i = 0; i < 5; i++)
+            clSetKernelArg(k, i, sizeof(cl_mem), &args[i]);
+        clSetKernelArg(k, 5, sizeof rate, &rate);
+        clSetKernelArg(k, 6, sizeof volatility, &volatility);
+        out->ms[0] = best_of(queue, k, OPTIONS, reps);
+        float *calls = malloc(sizeof(float) * OPTIONS), *puts = malloc(sizeof(float) * OPTIONS);
+        clEnqueueReadBuffer(queue, c, CL_TRUE, 0, sizeof(float) * OPTIONS, calls, 0, NULL, NULL);
+        clEnqueueReadBuffer(queue, u, CL_TRUE, 0, sizeof(float) * OPTIONS, puts, 0, NULL, NULL);
+        int bad = 0;
+        for (size_t i = 0; i < OPTIONS; i += OPTIONS / SAMPLES) {
+            double root = sqrt(years[i]);
+            double d1 = (log((double)price[i] / strike[i]) +
+                         (rate + 0.5 * volatility * volatility) * years[i]) /
+                        (volatility * root);
+            double d2 = d1 - volatility * root;
+            double discounted = strike[i] * exp(-(double)rate * years[i]);
+            double call = price[i] * cnd(d1) - discounted * cnd(d2);
+            double put = discounted * cnd(-d2) - price[i] * cnd(-d1);
+            bad += fabs(calls[i] - call) > 1e-3 * (1 + fabs(call));
+            bad += fabs(puts[i] - put) > 1e-3 * (1 + fabs(put));
+        }
+        out->ok[0] = out->ms[0] > 0 && bad == 0;
+        free(calls);
+        free(puts);
+        for (int i = 0; i < 5; i++)
+            clReleaseMemObject(args[i]);
+        clReleaseKernel(k);
+    }
+    { /* transcendental */
+        cl_kernel k = clCreateKernel(program, "transcendental", &err);
+        cl_mem in[4];
+        for (int a = 0; a < 4; a++) {
+            in[a] = buffer(context, sizeof(float) * (size_t)VALUES, values + a * (size_t)VALUES);
+            clSetKernelArg(k, a, sizeof in[a], &in[a]);
+        }
+        cl_mem o = buffer(context, sizeof(float) * (size_t)VALUES, NULL);
+        clSetKernelArg(k, 4, sizeof o, &o);
+        out->ms[1] = best_of(queue, k, VALUES, reps);
+        float *result = malloc(sizeof(float) * (size_t)VALUES);
+        clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof(float) * (size_t)VALUES, result, 0, NULL,
+                            NULL);
+        int bad = 0;
+        for (size_t i = 0; i < (size_t)VALUES; i += VALUES / SAMPLES) {
+            const float *v = values + i;
+            double want =
+                sin(v[0]) + cos(v[0]) * exp(v[VALUES]) + pow(v[2 * VALUES], v[3 * VALUES]);
+            bad += fabs(result[i] - want) > 1e-4 * (1 + fabs(want));
+        }
+        out->ok[1] = out->ms[1] > 0 && bad == 0;
+        free(result);
+        for (int a = 0; a < 4; a++)
+            clReleaseMemObject(in[a]);
+        clReleaseMemObject(o);
+        clReleaseKernel(k);
+    }
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    if (argc > 2 && !strcmp(argv[1], "-r")) {
+        reps = atoi(argv[2]);
+        reps = reps < 1 ? 1 : reps;
+        argc -= 2, argv += 2;
+    }
+    const char *defaults[] = {"cpucl", "Portable Computing Language"};
+    const char **names = argc > 1 ? (const char **)argv + 1 : defaults;
+    int count = argc > 1 ? argc - 1 : 2;
+    count = count > 8 ? 8 : count;
+    cl_platform_id platforms[16];
+    cl_uint found = 0;
+    if (clGetPlatformIDs(16, platforms, &found) || !found) {
+        fprintf(stderr, "no OpenCL platform (is OCL_ICD_VENDORS set?)\n");
+        return 1;
+    }
+    make_inputs();
+    struct run runs[8];
+    int used = 0;
+    for (int i = 0; i < count; i++)
+        for (cl_uint p = 0; p < found && p < 16; p++) {
+            char name[256] = "";
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+            if (strcmp(name, names[i]))
+                continue;
+            runs[used].name = names[i];
+            run_platform(platforms[p], reps, &runs[used]);
+            used++;
+            break;
+        }
+    printf("best of %d launches, ms (* = wrong result)\n%-28s", reps, "platform");
+    for (int w = 0; w < WORKLOADS; w++)
+        printf(" %15s", workload_names[w]);
+    printf("\n");
+    for (int i = 0; i < used; i++) {
+        printf("%-28.28s", runs[i].name);
+        for (int w = 0; w < WORKLOADS; w++)
+            printf(" %14.1f%s", runs[i].ms[w], runs[i].ok[w] ? " " : "*");
+        printf("\n");
+    }
+    for (int i = 1; i < used; i++) {
+        printf("%s vs %s (above 1: %s is faster):", runs[0].name, runs[i].name, runs[0].name);
+        for (int w = 0; w < WORKLOADS; w++)
+            printf(" %s %.2fx", workload_names[w], runs[i].ms[w] / runs[0].ms[w]);
+        printf("\n");
+    }
+    return 0;
+}

@@ -1,0 +1,226 @@
+/* vecmath.c - vector variants of math calls for the loop vectorizer.
+ *
+ * Takes the module after the work-group functions are made (every math
+ * built-in inlined: calls of LLVM's math intrinsics such as llvm.sin.f32 and
+ * of the C library's functions such as erfcf) and gives each such call the
+ * "vector-function-abi-variant" attribute (the vector function ABI, VFABI)
+ * naming glibc's libmvec functions of the same computation for the widths
+ * the host runs: _ZGVbN4v_sinf (SSE, 4 floats), _ZGVdN8v_sinf (AVX2),
+ * _ZGVeN16v_sinf (AVX-512), and 2/4/8 doubles. The loop vectorizer then
+ * turns a work-item loop's scalar call into one call of the vector
+ * function instead of a call per lane. The variants are declared in the
+ * module and kept (llvm.compiler.used) until the vectorizer has run; the
+ * JIT binds those it calls from libmvec.so.1 (jit.c).
+ *
+ * Accuracy: libmvec's functions are within 1-4 ulp, not always inside
+ * OpenCL C 7.4's bound for the function: each variant used was measured
+ * (the table below); log1p and cbrt, whose OpenCL bound is 2 ulp, stay
+ * scalar. A variant is offered only
+ * when this process's libmvec has it, so an older glibc means fewer
+ * vectorized calls, never an unresolved symbol.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/internal.h"
+
+/* libmvec's name stem, LLVM's intrinsic (NULL: none), arity, and the ISAs
+ * (b, d, e: see isas below) whose float and whose double variant is
+ * accurate enough. Measured against glibc 2.36 (Debian 12), float inputs
+ * every 61st bit pattern and, for the functions within half an ulp of
+ * their bound, all 2^32 of them; double 20 million inputs, half of them of
+ * magnitude 2^-7..2^8; the worst error in ulps against a double (float)
+ * or long double (double) reference, and OpenCL C 7.4's bound:
+ *   float  log 3.92 of 3 (every ISA), log10 3.26 (e) and 2.78 (d) of 3,
+ *          exp10 3.76 (e) of 3, exp 2.93 (b, all inputs) of 3: left out;
+ *          exp 2.64 (d, e, all inputs) of 3 and the rest at least 0.5
+ *          ulp inside their bounds: used.
+ *   double exp 3.09 (b), 2.86 (d), 2.74 (e) of 3 and expm1 2.95 (b), 2.93
+ *          (d) of 3: left out; cos 3.65 (b) of 4 is the closest used.
+ * An ISA left out here means the call stays scalar (or another ISA's
+ * variant serves when the host has it: the vectorizer takes any listed
+ * width). */
+static const struct function {
+    const char *stem;
+    const char *intrinsic;
+    int arity;
+    const char *float_isas, *double_isas;
+} functions[] = {
+    {"sin", "llvm.sin", 1, "bde", "bde"},    {"cos", "llvm.cos", 1, "bde", "bde"},
+    {"tan", "llvm.tan", 1, "bde", "bde"},    {"asin", "llvm.asin", 1, "bde", "bde"},
+    {"acos", "llvm.acos", 1, "bde", "bde"},  {"atan", "llvm.atan", 1, "bde", "bde"},
+    {"sinh", "llvm.sinh", 1, "bde", "bde"},  {"cosh", "llvm.cosh", 1, "bde", "bde"},
+    {"tanh", "llvm.tanh", 1, "bde", "bde"},  {"asinh", NULL, 1, "bde", "bde"},
+    {"acosh", NULL, 1, "bde", "bde"},        {"atanh", NULL, 1, "bde", "bde"},
+    {"exp", "llvm.exp", 1, "de", ""},        {"exp2", "llvm.exp2", 1, "bde", "bde"},
+    {"exp10", "llvm.exp10", 1, "bd", "bde"}, {"expm1", NULL, 1, "bde", "e"},
+    {"log", "llvm.log", 1, "", "bde"},       {"log2", "llvm.log2", 1, "bde", "bde"},
+    {"log10", "llvm.log10", 1, "b", "bde"},  {"erf", NULL, 1, "bde", "bde"},
+    {"erfc", NULL, 1, "bde", "bde"},         {"pow", "llvm.pow", 2, "bde", "bde"},
+    {"atan2", NULL, 2, "bde", "bde"},        {"hypot", NULL, 2, "bde", "bde"},
+};
+enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0] };
+
+/* The x86-64 VFABI ISAs: b SSE, d AVX2, e AVX-512; lanes of float. */
+static const struct isa {
+    char letter;
+    unsigned float_lanes;
+    const char *feature; /* in LLVM's host feature string */
+} isas[] = {{'b', 4, "+sse2"}, {'d', 8, "+avx2"}, {'e', 16, "+avx512f"}};
+enum { NUM_ISAS = sizeof isas / sizeof isas[0] };
+
+/* available[f][i][d]: libmvec has function f for ISA i, d = 1 for double */
+static bool available[NUM_FUNCTIONS][NUM_ISAS][2];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void vector_name(char *out, size_t size, const struct function *f, const struct isa *isa,
+                        bool is_double)
+{
+    snprintf(out, size, "_ZGV%cN%u%s_%s%s", isa->letter, isa->float_lanes / (is_double ? 2 : 1),
+             f->arity == 2 ? "vv" : "v", f->stem, is_double ? "" : "f");
+}
+
+static void find_variants(void)
+{
+    const struct cc_host *host = cc_host();
+    void *library = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!host || !library)
+        return;
+    char name[64];
+    for (int f = 0; f < NUM_FUNCTIONS; f++)
+        for (int i = 0; i < NUM_ISAS; i++)
+            for (int d = 0; d < 2; d++) {
+                vector_name(name, sizeof name, &functions[f], &isas[i], d);
+                const char *accurate = d ? functions[f].double_isas : functions[f].float_isas;
+                available[f][i][d] = strchr(accurate, isas[i].letter) &&
+                                     strstr(host->features, isas[i].feature) &&
+                                     dlsym(library, name);
+            }
+    /* the library stays loaded: the JIT binds the same functions */
+}
+
+bool cc_vecmath_symbol(const char *name)
+{
+    return !strncmp(name, "_ZGV", 4);
+}
+
+/* Which function and type a call computes: llvm.sin.f32, sinf, sin... */
+static int match(const char *callee, bool *is_double)
+{
+    for (int f = 0; f < NUM_FUNCTIONS; f++) {
+        const struct function *fn = &functions[f];
+        char name[48];
+        for (int d = 0; d < 2; d++) {
+            snprintf(name, sizeof name, "%s%s", fn->stem, d ? "" : "f");
+            if (!strcmp(callee, name)) {
+                *is_double = d;
+                return f;
+            }
+            if (fn->intrinsic) {
+                snprintf(name, sizeof name, "%s.%s", fn->intrinsic, d ? "f64" : "f32");
+                if (!strcmp(callee, name)) {
+                    *is_double = d;
+                    return f;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+struct kept {
+    LLVMValueRef *functions;
+    size_t count, capacity;
+};
+
+static LLVMValueRef declare(LLVMModuleRef module, const char *name, LLVMTypeRef element,
+                            unsigned lanes, int arity, struct kept *kept)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(module, name);
+    if (fn)
+        return fn;
+    LLVMTypeRef vector = LLVMVectorType(element, lanes);
+    LLVMTypeRef params[2] = {vector, vector};
+    fn = LLVMAddFunction(module, name, LLVMFunctionType(vector, params, (unsigned)arity, false));
+    if (kept->count == kept->capacity) {
+        size_t more = kept->capacity ? 2 * kept->capacity : 16;
+        LLVMValueRef *grown = realloc(kept->functions, more * sizeof *grown);
+        if (!grown)
+            return fn;
+        kept->functions = grown;
+        kept->capacity = more;
+    }
+    kept->functions[kept->count++] = fn;
+    return fn;
+}
+
+static void annotate(LLVMModuleRef module, LLVMValueRef call, int f, bool is_double,
+                     struct kept *kept)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef element =
+        is_double ? LLVMDoubleTypeInContext(context) : LLVMFloatTypeInContext(context);
+    size_t length;
+    const char *callee = LLVMGetValueName2(LLVMGetCalledValue(call), &length);
+    char text[1024] = "", name[64], item[160];
+    for (int i = 0; i < NUM_ISAS; i++) {
+        if (!available[f][i][is_double])
+            continue;
+        unsigned lanes = isas[i].float_lanes / (is_double ? 2 : 1);
+        vector_name(name, sizeof name, &functions[f], &isas[i], is_double);
+        declare(module, name, element, lanes, functions[f].arity, kept);
+        snprintf(item, sizeof item, "%s_ZGV_LLVM_N%u%s_%.*s(%s)", *text ? "," : "", lanes,
+                 functions[f].arity == 2 ? "vv" : "v", (int)length, callee, name);
+        if (strlen(text) + strlen(item) < sizeof text)
+            strcat(text, item);
+    }
+    if (!*text)
+        return;
+    static const char key[] = "vector-function-abi-variant";
+    LLVMAttributeRef attribute =
+        LLVMCreateStringAttribute(context, key, sizeof key - 1, text, (unsigned)strlen(text));
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, attribute);
+}
+
+/* @llvm.compiler.used keeps the declarations through the passes before the
+ * vectorizer, which would drop them as unused. */
+static void keep(LLVMModuleRef module, const struct kept *kept)
+{
+    if (!kept->count || LLVMGetNamedGlobal(module, "llvm.compiler.used"))
+        return;
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
+    LLVMValueRef array = LLVMConstArray2(ptr, kept->functions, kept->count);
+    LLVMValueRef used = LLVMAddGlobal(module, LLVMTypeOf(array), "llvm.compiler.used");
+    LLVMSetInitializer(used, array);
+    LLVMSetLinkage(used, LLVMAppendingLinkage);
+    LLVMSetSection(used, "llvm.metadata");
+}
+
+void cc_add_vector_math(LLVMModuleRef module)
+{
+    pthread_once(&once, find_variants);
+    struct kept kept = {0};
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+                 inst = LLVMGetNextInstruction(inst)) {
+                if (!LLVMIsACallInst(inst))
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(inst);
+                if (!callee || !LLVMIsAFunction(callee))
+                    continue;
+                size_t length;
+                const char *name = LLVMGetValueName2(callee, &length);
+                bool is_double;
+                int f = match(name, &is_double);
+                if (f >= 0)
+                    annotate(module, inst, f, is_double, &kept);
+            }
+    }
+    keep(module, &kept);
+    free(kept.functions);
+}

@@ -1,0 +1,180 @@
+/* test_math.c - accuracy of the math built-ins that the vectorizer turns
+ * into calls of glibc's vector functions (src/compiler/vecmath.c), in a
+ * work-item loop wide enough to be vectorized: every result, float and
+ * double, within OpenCL C 7.4's ulp bound of a long double reference
+ * computed on the host. The inputs sweep the bit patterns of each type and
+ * add the points where libmvec variants we do not use are out of bounds
+ * (the CTS's bruteforce failures of exp10f and logf on AVX-512). */
+#include <float.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../harness.h"
+
+typedef long double (*reference1)(long double);
+typedef long double (*reference2)(long double, long double);
+
+static const struct function {
+    const char *name;
+    int arity;
+    double bound; /* OpenCL C 7.4, float and double alike for these */
+    reference1 one;
+    reference2 two;
+} functions[] = {
+    {"sin", 1, 4, sinl, NULL},     {"cos", 1, 4, cosl, NULL},     {"tan", 1, 5, tanl, NULL},
+    {"asin", 1, 4, asinl, NULL},   {"acos", 1, 4, acosl, NULL},   {"atan", 1, 5, atanl, NULL},
+    {"sinh", 1, 4, sinhl, NULL},   {"cosh", 1, 4, coshl, NULL},   {"tanh", 1, 5, tanhl, NULL},
+    {"asinh", 1, 4, asinhl, NULL}, {"acosh", 1, 4, acoshl, NULL}, {"atanh", 1, 5, atanhl, NULL},
+    {"exp", 1, 3, expl, NULL},     {"exp2", 1, 3, exp2l, NULL},   {"exp10", 1, 3, exp10l, NULL},
+    {"expm1", 1, 3, expm1l, NULL}, {"log", 1, 3, logl, NULL},     {"log2", 1, 3, log2l, NULL},
+    {"log10", 1, 3, log10l, NULL}, {"erf", 1, 16, erfl, NULL},    {"erfc", 1, 16, erfcl, NULL},
+    {"pow", 2, 16, NULL, powl},    {"atan2", 2, 6, NULL, atan2l}, {"hypot", 2, 4, NULL, hypotl},
+};
+enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0], N = 1 << 16 };
+
+/* |got - want| in ulps of want's exponent for a type of `digits` bits of
+ * mantissa and smallest normal exponent `min_exp` (frexp's). Results that
+ * the reference puts outside the finite normal range are not judged: the
+ * CTS lets denormal results flush and overflow differ near the edge. */
+static bool judged(long double want, int min_exp, long double max)
+{
+    int e;
+    frexpl(want, &e);
+    return isfinite(want) && fabsl(want) <= max && (want == 0 || e >= min_exp);
+}
+
+static double ulps(long double got, long double want, int digits)
+{
+    int e;
+    frexpl(want, &e);
+    return (double)(fabsl(got - want) / ldexpl(1.0L, e - digits));
+}
+
+static char *kernel_source(void)
+{
+    static char text[16384];
+    size_t used = snprintf(text, sizeof text, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    for (int f = 0; f < NUM_FUNCTIONS; f++)
+        for (int d = 0; d < 2; d++) {
+            const char *t = d ? "double" : "float";
+            used +=
+                snprintf(text + used, sizeof text - used,
+                         "kernel void %s_%s(global const %s *a, global const %s *b, "
+                         "global %s *out)\n{ size_t i = get_global_id(0); out[i] = %s(a[i]%s); }\n",
+                         t, functions[f].name, t, t, t, functions[f].name,
+                         functions[f].arity == 2 ? ", b[i]" : "");
+        }
+    return text;
+}
+
+/* inputs: a sweep of the type's bit patterns, then the listed points */
+static void fill_float(float *a, float *b)
+{
+    static const float points[] = {-0x1.0de4p+1f, -0x1.521ap-7f, 0x1.5566p-1f, 1.0f, 0.5f};
+    const int fixed = sizeof points / sizeof points[0];
+    for (int i = 0; i < N; i++) {
+        uint32_t u = (uint32_t)i * 65537u, v = (uint32_t)i * 2654435761u;
+        memcpy(&a[i], &u, sizeof u);
+        memcpy(&b[i], &v, sizeof v);
+        if (i < fixed)
+            a[i] = points[i];
+        else if (i & 1) /* half of them near 1, where most arguments are */
+            a[i] = ldexpf(1.0f + (float)(u & 0xffffff) / 0x1p24f, (int)(u >> 24) % 8 - 4) *
+                   ((u & 0x80000000u) ? -1.0f : 1.0f);
+        if (i & 2)
+            b[i] = ldexpf(1.0f + (float)(v & 0xffffff) / 0x1p24f, (int)(v >> 24) % 8 - 4);
+    }
+}
+
+static void fill_double(double *a, double *b)
+{
+    uint64_t s = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        uint64_t u, v;
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        u = s;
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        v = s;
+        if (i & 1) /* exponents near 0 */
+            u = (u & 0x800fffffffffffffull) | (uint64_t)(0x3f8 + (u >> 52) % 16) << 52;
+        if (i & 2)
+            v = (v & 0x800fffffffffffffull) | (uint64_t)(0x3f8 + (v >> 52) % 16) << 52;
+        memcpy(&a[i], &u, sizeof u);
+        memcpy(&b[i], &v, sizeof v);
+    }
+}
+
+static void check(struct harness *h, cl_program program, const struct function *fn, bool is_double,
+                  cl_mem a, cl_mem b, cl_mem out, const void *ha, const void *hb, void *hout)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s_%s", is_double ? "double" : "float", fn->name);
+    cl_kernel k = harness_kernel(program, name);
+    if (!k)
+        return;
+    size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
+    harness_args(k, 3, sizeof a, &a, sizeof b, &b, sizeof out, &out);
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, N * size, hout, 0, NULL, NULL));
+    double worst = 0;
+    int at = 0;
+    for (int i = 0; i < N; i++) {
+        long double x = is_double ? ((const double *)ha)[i] : ((const float *)ha)[i];
+        long double y = is_double ? ((const double *)hb)[i] : ((const float *)hb)[i];
+        long double got = is_double ? ((double *)hout)[i] : ((float *)hout)[i];
+        long double want = fn->arity == 1 ? fn->one(x) : fn->two(x, y);
+        if (isnan(want)) {
+            if (!isnan(got)) {
+                worst = INFINITY, at = i;
+                break;
+            }
+            continue;
+        }
+        bool in_range =
+            is_double ? judged(want, DBL_MIN_EXP, DBL_MAX) : judged(want, FLT_MIN_EXP, FLT_MAX);
+        if (!in_range)
+            continue;
+        double e = ulps(got, want, is_double ? DBL_MANT_DIG : FLT_MANT_DIG);
+        if (!(e <= worst))
+            worst = e, at = i;
+    }
+    if (!(worst <= fn->bound))
+        HARNESS_FAIL("%s: %g ulp at input %d (bound %g)\n", name, worst, at, fn->bound);
+    else
+        harness_passed++;
+    clReleaseKernel(k);
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    cl_program program = harness_build(&h, kernel_source(), NULL);
+    REQUIRE(program);
+    float *fa = malloc(N * sizeof *fa), *fb = malloc(N * sizeof *fb), *fo = malloc(N * sizeof *fo);
+    double *da = malloc(N * sizeof *da), *db = malloc(N * sizeof *db),
+           *dout = malloc(N * sizeof *dout);
+    REQUIRE(fa && fb && fo && da && db && dout);
+    fill_float(fa, fb);
+    fill_double(da, db);
+    cl_mem a[2], b[2], out[2];
+    a[0] = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *fa, fa);
+    b[0] = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *fb, fb);
+    out[0] = harness_buffer(&h, CL_MEM_WRITE_ONLY, N * sizeof *fo, NULL);
+    a[1] = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *da, da);
+    b[1] = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *db, db);
+    out[1] = harness_buffer(&h, CL_MEM_WRITE_ONLY, N * sizeof *dout, NULL);
+    for (int f = 0; f < NUM_FUNCTIONS; f++) {
+        check(&h, program, &functions[f], false, a[0], b[0], out[0], fa, fb, fo);
+        check(&h, program, &functions[f], true, a[1], b[1], out[1], da, db, dout);
+    }
+    for (int i = 0; i < 2; i++) {
+        clReleaseMemObject(a[i]);
+        clReleaseMemObject(b[i]);
+        clReleaseMemObject(out[i]);
+    }
+    free(fa), free(fb), free(fo), free(da), free(db), free(dout);
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
