@@ -679,18 +679,16 @@ static void test_geometry(struct harness *h, cl_program program)
     clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dout);
 }
 
-static void test_images(struct harness *h, cl_program program)
+/* write_imageh then read_imageh (sampler-less and with a nearest sampler)
+ * on a 2D image of `type`; the pixels read by the host too. */
+static void test_image(struct harness *h, cl_program program, cl_channel_type type)
 {
-    cl_bool images = CL_FALSE;
-    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
-    if (!images)
-        return;
     enum { W = 5, H = 3 };
     cl_ushort in[W * H * 4];
     for (int i = 0; i < W * H * 4; i++)
-        in[i] = specials[(i * 3) % NSPECIAL];
+        in[i] = type == CL_HALF_FLOAT ? specials[(i * 3) % NSPECIAL] : to_half(i / 59.0, RTE);
     cl_int err;
-    cl_image_format format = {CL_RGBA, CL_HALF_FLOAT};
+    cl_image_format format = {CL_RGBA, type};
     cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
     cl_mem img = clCreateImage(h->context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
     CHECK_OK(err);
@@ -705,25 +703,51 @@ static void test_images(struct harness *h, cl_program program)
     size_t global[2] = {W, H};
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kw, 2, NULL, global, NULL, 0, NULL, NULL));
     cl_ushort pixels[W * H * 4], back[W * H * 8];
+    cl_uchar bytes[W * H * 4];
     size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
-    CHECK_OK(
-        clEnqueueReadImage(h->queue, img, CL_TRUE, origin, region, 0, 0, pixels, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadImage(h->queue, img, CL_TRUE, origin, region, 0, 0,
+                                type == CL_HALF_FLOAT ? (void *)pixels : (void *)bytes, 0, NULL,
+                                NULL));
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kr, 2, NULL, global, NULL, 0, NULL, NULL));
     read_back(h, dout, sizeof back, back);
     int bad = 0;
     for (int i = 0; i < W * H * 4; i++) {
-        /* 8.3.2: half data is stored and read as it is (NaN stays NaN) */
-        bool nan = half_is_nan(in[i]);
         int p = i / 4, c = i % 4;
-        cl_ushort got[3] = {pixels[i], back[p * 8 + c], back[p * 8 + 4 + c]};
-        for (int r = 0; r < 3; r++)
-            if (nan ? !half_is_nan(got[r]) : got[r] != in[i])
+        cl_ushort got[2] = {back[p * 8 + c], back[p * 8 + 4 + c]};
+        if (type == CL_HALF_FLOAT) {
+            /* 8.3.2: half data is stored and read as it is (NaN stays NaN) */
+            bool nan = half_is_nan(in[i]);
+            if (nan ? !half_is_nan(pixels[i]) : pixels[i] != in[i])
                 bad++;
+            for (int r = 0; r < 2; r++)
+                if (nan ? !half_is_nan(got[r]) : got[r] != in[i])
+                    bad++;
+        } else {
+            /* 8.3.1.1: to unorm8 round(255 v), within 0.6; back as u / 255,
+             * rounded to half */
+            double scaled = half_value(in[i]) * 255;
+            if (fabs(bytes[i] - scaled) > 0.6)
+                bad++;
+            for (int r = 0; r < 2; r++)
+                if (!half_close(got[r], bytes[i] / 255.0, 1))
+                    bad++;
+        }
     }
-    CHECK_NONE_WRONG(bad, "write_imageh/read_imageh round trip");
+    CHECK_NONE_WRONG(bad, type == CL_HALF_FLOAT ? "write_imageh/read_imageh, CL_HALF_FLOAT"
+                                                : "write_imageh/read_imageh, CL_UNORM_INT8");
     clReleaseKernel(kw), clReleaseKernel(kr);
     clReleaseSampler(sampler);
     clReleaseMemObject(img), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
+static void test_images(struct harness *h, cl_program program)
+{
+    cl_bool images = CL_FALSE;
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    if (!images)
+        return;
+    test_image(h, program, CL_HALF_FLOAT);
+    test_image(h, program, CL_UNORM_INT8);
 }
 
 int main(void)
