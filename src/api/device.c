@@ -277,7 +277,8 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer_uint(out, simd_bytes() / sizeof(cl_double)); /* cl_khr_fp64 */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        return answer_uint(out, 0); /* 4.2: 0 without cl_khr_fp16 */
+        /* cl_khr_fp16: half arithmetic runs in float lanes (src/builtins/math.cl) */
+        return answer_uint(out, simd_bytes() / sizeof(cl_float));
 
     /* floating point */
     case CL_DEVICE_SINGLE_FP_CONFIG:
@@ -289,7 +290,9 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer_ulong(out, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                      CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA);
     case CL_DEVICE_HALF_FP_CONFIG:
-        return answer_ulong(out, 0); /* no cl_khr_fp16 */
+        /* cl_khr_fp16: computed in float (denormals kept) and rounded to
+         * nearest; fma correctly rounded through double (math.cl) */
+        return answer_ulong(out, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
 
     /* memory */
     case CL_DEVICE_GLOBAL_MEM_SIZE: return answer_ulong(out, topology->global_mem_size);

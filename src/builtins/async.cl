@@ -65,6 +65,7 @@ ASYNC_ALL(long)
 ASYNC_ALL(ulong)
 ASYNC_ALL(float)
 ASYNC_ALL(double)
+ASYNC_ALL(half)
 
 /* 6.13.10: waits for the copies of the group, which every work-item did its
  * part of before it arrived here. */

@@ -1,4 +1,4 @@
-/* common.cl - common functions (OpenCL C 2.0, 6.13.4), float and double.
+/* common.cl - common functions (OpenCL C 2.0, 6.13.4), float, double and half.
  *
  * 6.13.4 allows these to be implemented with contractions (mad/fma) and
  * leaves results with NaN or infinite inputs to max, min and clamp
@@ -36,3 +36,26 @@ DOUBLEN(COMMON)
 
 VECTORS_OF(COMMON_SCALAR, float)
 VECTORS_OF(COMMON_SCALAR, double)
+
+/* half (cl_khr_fp16): in float, rounded once to half (see math.cl); the
+ * products and sums of mix and smoothstep and the constant of degrees
+ * would each round to 11 bits in half arithmetic. */
+#define HALF_COMMON_N(H, F)                                                                   \
+    OVL H clamp(H x, H lo, H hi) { return fmin(fmax(x, lo), hi); }                            \
+    OVL H degrees(H radians) { return convert_##H(degrees(convert_##F(radians))); }           \
+    OVL H radians(H degrees) { return convert_##H(radians(convert_##F(degrees))); }           \
+    OVL H max(H x, H y) { return fmax(x, y); }                                                \
+    OVL H min(H x, H y) { return fmin(x, y); }                                                \
+    OVL H mix(H x, H y, H a)                                                                  \
+    {                                                                                         \
+        return convert_##H(mix(convert_##F(x), convert_##F(y), convert_##F(a)));              \
+    }                                                                                         \
+    OVL H step(H edge, H x) { return x < edge ? (H)0 : (H)1; }                                \
+    OVL H smoothstep(H edge0, H edge1, H x)                                                   \
+    {                                                                                         \
+        return convert_##H(smoothstep(convert_##F(edge0), convert_##F(edge1), convert_##F(x))); \
+    }                                                                                         \
+    OVL H sign(H x) { return convert_##H(sign(convert_##F(x))); }
+#define HALF_COMMON(T, N) HALF_COMMON_N(half##N, float##N)
+WIDTHS(HALF_COMMON, half)
+VECTORS_OF(COMMON_SCALAR, half)

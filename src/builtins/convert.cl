@@ -1,7 +1,7 @@
 /* convert.cl - explicit conversions (OpenCL C 2.0, 6.2.3):
  * convert_<dest><n>[_sat][_rte|_rtz|_rtp|_rtn](<src><n>) for every pair of
- * char, uchar, short, ushort, int, uint, long, ulong, float, double and
- * n in 1, 2, 3, 4, 8, 16.
+ * char, uchar, short, ushort, int, uint, long, ulong, float, double, half
+ * (cl_khr_fp16) and n in 1, 2, 3, 4, 8, 16.
  *
  * Rules (6.2.3.1-6.2.3.3):
  *  - to an integer, the default rounding is toward zero; from floating
@@ -14,6 +14,10 @@
  *    (nextafter) when it lies on the wrong side of the exact value, found
  *    by an exact comparison (in double for 32-bit integers, in the integer
  *    type itself for 64-bit ones, in double for double -> float).
+ *  - half: from half, the value converts exactly to float first and then
+ *    follows float's rules; to half, the cast rounds once to nearest even
+ *    (LLVM converts double to half directly, and integers through float,
+ *    exact below 2^24 where every half result lies), compared in double.
  *
  * Vectors convert element by element through the scalar function; the
  * default conversions, equal to C casts, use __builtin_convertvector.
@@ -149,14 +153,27 @@
     ROUNDINGS(INT_TO_INT, D, short) ROUNDINGS(INT_TO_INT, D, ushort)                          \
     ROUNDINGS(INT_TO_INT, D, int) ROUNDINGS(INT_TO_INT, D, uint)                              \
     ROUNDINGS(INT_TO_INT, D, long) ROUNDINGS(INT_TO_INT, D, ulong)                            \
-    ROUNDINGS(FLOAT_TO_INT, D, float) ROUNDINGS(FLOAT_TO_INT, D, double)
+    ROUNDINGS(FLOAT_TO_INT, D, float) ROUNDINGS(FLOAT_TO_INT, D, double)                      \
+    ROUNDINGS(FLOAT_TO_INT, D, half)
 
 #define TO_FLOAT(D)                                                                           \
     ROUNDINGS(NARROW_TO_FLOAT, D, char) ROUNDINGS(NARROW_TO_FLOAT, D, uchar)                  \
     ROUNDINGS(NARROW_TO_FLOAT, D, short) ROUNDINGS(NARROW_TO_FLOAT, D, ushort)                \
     ROUNDINGS(NARROW_TO_FLOAT, D, int) ROUNDINGS(NARROW_TO_FLOAT, D, uint)                    \
     ROUNDINGS(WIDE_TO_FLOAT, D, long) ROUNDINGS(WIDE_TO_FLOAT, D, ulong)                      \
-    ROUNDINGS(FLOAT_TO_FLOAT, D, float) ROUNDINGS(FLOAT_TO_FLOAT, D, double)
+    ROUNDINGS(FLOAT_TO_FLOAT, D, float) ROUNDINGS(FLOAT_TO_FLOAT, D, double)                  \
+    ROUNDINGS(FLOAT_TO_FLOAT, D, half)
+
+/* To half every integer compares in double: 64-bit ones too, since (double)x
+ * is exact below 2^53, and above it x and (double)x both lie far beyond the
+ * largest half, on the same side of every half. */
+#define TO_HALF                                                                               \
+    ROUNDINGS(NARROW_TO_FLOAT, half, char) ROUNDINGS(NARROW_TO_FLOAT, half, uchar)            \
+    ROUNDINGS(NARROW_TO_FLOAT, half, short) ROUNDINGS(NARROW_TO_FLOAT, half, ushort)          \
+    ROUNDINGS(NARROW_TO_FLOAT, half, int) ROUNDINGS(NARROW_TO_FLOAT, half, uint)              \
+    ROUNDINGS(NARROW_TO_FLOAT, half, long) ROUNDINGS(NARROW_TO_FLOAT, half, ulong)            \
+    ROUNDINGS(FLOAT_TO_FLOAT, half, float) ROUNDINGS(FLOAT_TO_FLOAT, half, double)            \
+    ROUNDINGS(FLOAT_TO_FLOAT, half, half)
 
 TO_INT(char)
 TO_INT(uchar)
@@ -168,6 +185,7 @@ TO_INT(long)
 TO_INT(ulong)
 TO_FLOAT(float)
 TO_FLOAT(double)
+TO_HALF
 
 /* --- vectors: element by element through the scalar function --- */
 #define VEC_ONE(D, S, N, SUFFIX)                                                              \
@@ -200,12 +218,12 @@ TO_FLOAT(double)
     VEC_INT_PAIR(D, char) VEC_INT_PAIR(D, uchar) VEC_INT_PAIR(D, short)                       \
     VEC_INT_PAIR(D, ushort) VEC_INT_PAIR(D, int) VEC_INT_PAIR(D, uint)                        \
     VEC_INT_PAIR(D, long) VEC_INT_PAIR(D, ulong) VEC_INT_PAIR(D, float)                       \
-    VEC_INT_PAIR(D, double)
+    VEC_INT_PAIR(D, double) VEC_INT_PAIR(D, half)
 #define VEC_TO_FLOAT(D)                                                                       \
     VEC_FLOAT_PAIR(D, char) VEC_FLOAT_PAIR(D, uchar) VEC_FLOAT_PAIR(D, short)                 \
     VEC_FLOAT_PAIR(D, ushort) VEC_FLOAT_PAIR(D, int) VEC_FLOAT_PAIR(D, uint)                  \
     VEC_FLOAT_PAIR(D, long) VEC_FLOAT_PAIR(D, ulong) VEC_FLOAT_PAIR(D, float)                 \
-    VEC_FLOAT_PAIR(D, double)
+    VEC_FLOAT_PAIR(D, double) VEC_FLOAT_PAIR(D, half)
 
 VEC_TO_INT(char)
 VEC_TO_INT(uchar)
@@ -217,3 +235,4 @@ VEC_TO_INT(long)
 VEC_TO_INT(ulong)
 VEC_TO_FLOAT(float)
 VEC_TO_FLOAT(double)
+VEC_TO_FLOAT(half)

@@ -1,5 +1,5 @@
-/* geometric.cl - geometric functions (OpenCL C 2.0, 6.13.5), for float and
- * double scalars and 2-, 3- and 4-component vectors.
+/* geometric.cl - geometric functions (OpenCL C 2.0, 6.13.5), for float,
+ * double and half scalars and 2-, 3- and 4-component vectors.
  *
  * length, distance and normalize must not overflow or underflow where the
  * result is representable: float ones are computed in double, double ones
@@ -122,3 +122,26 @@ OVL double normalize(double p) { return p == 0.0 || isnan(p) ? p : copysign(1.0,
 OVL double fast_length(double p) { return fabs(p); }
 OVL double fast_distance(double p0, double p1) { return fabs(p0 - p1); }
 OVL double fast_normalize(double p) { return normalize(p); }
+
+/* --- half (cl_khr_fp16): in float, rounded once to half. Products of
+ * halves are exact in float and no sum of squares of halves overflows or
+ * underflows there (65504^2 < 2^32, 2^-48 is a normal float), so the float
+ * functions' care for range is not even needed. --- */
+
+#define HALF_GEOMETRY(H, F)                                                                   \
+    OVL half dot(H x, H y) { return (half)dot(convert_##F(x), convert_##F(y)); }              \
+    OVL half length(H p) { return (half)length(convert_##F(p)); }                             \
+    OVL half distance(H p0, H p1) { return (half)distance(convert_##F(p0), convert_##F(p1)); } \
+    OVL H normalize(H p) { return convert_##H(normalize(convert_##F(p))); }
+HALF_GEOMETRY(half, float)
+HALF_GEOMETRY(half2, float2)
+HALF_GEOMETRY(half3, float3)
+HALF_GEOMETRY(half4, float4)
+OVL half3 cross(half3 a, half3 b)
+{
+    return convert_half3(cross(convert_float3(a), convert_float3(b)));
+}
+OVL half4 cross(half4 a, half4 b)
+{
+    return convert_half4(cross(convert_float4(a), convert_float4(b)));
+}

@@ -13,6 +13,10 @@
  * except under CLK_ADDRESS_CLAMP, where the border colour is the answer;
  * doing the same everywhere keeps a wrong kernel from touching memory
  * outside its image.
+ *
+ * read_imageh and write_imageh (cl_khr_fp16) are read_imagef with its
+ * result rounded to the nearest half (8.3: the float value, converted to
+ * half) and write_imagef of the half's exact float value.
  */
 #include "library.h"
 #include "image.h"
@@ -496,6 +500,14 @@ static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
         int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
         return fetch_f(im, i.x, i.y, i.z);                                                    \
     }                                                                                         \
+    OVL half4 read_imageh(read_only IMG image, sampler_t sampler, FC coord)                   \
+    {                                                                                         \
+        return convert_half4(read_imagef(image, sampler, coord));                             \
+    }                                                                                         \
+    OVL half4 read_imageh(read_only IMG image, sampler_t sampler, IC coord)                   \
+    {                                                                                         \
+        return convert_half4(read_imagef(image, sampler, coord));                             \
+    }                                                                                         \
     OVL int4 read_imagei(read_only IMG image, sampler_t sampler, IC coord)                    \
     {                                                                                         \
         image_desc im = DESC(image);                                                          \
@@ -529,6 +541,10 @@ SAMPLED_TYPES(SAMPLER_READS)
         image_desc im = DESC(image);                                                          \
         int4 i = int_place(im, 0, TO4_##W(coord), DIMS, ARR);                                 \
         return fetch_bits(im, i.x, i.y, i.z);                                                 \
+    }                                                                                         \
+    OVL half4 read_imageh(ACCESS IMG image, IC coord)                                         \
+    {                                                                                         \
+        return convert_half4(read_imagef(image, coord));                                      \
     }
 
 #define WRITES(ACCESS, IMG, DIMS, ARR, IC, W)                                                 \
@@ -546,6 +562,10 @@ SAMPLED_TYPES(SAMPLER_READS)
     {                                                                                         \
         int4 i = TO4_##W(coord);                                                              \
         store_u(DESC(image), i.x, i.y, i.z, color);                                           \
+    }                                                                                         \
+    OVL void write_imageh(ACCESS IMG image, IC coord, half4 color)                            \
+    {                                                                                         \
+        write_imagef(image, coord, convert_float4(color));                                    \
     }
 
 #define INDEXED_TYPES(M, ACCESS)                                                              \

@@ -26,6 +26,7 @@
 /* --- type lists: M(T) for every type of a family --- */
 #define FLOATN(M) M(float) M(float2) M(float3) M(float4) M(float8) M(float16)
 #define DOUBLEN(M) M(double) M(double2) M(double3) M(double4) M(double8) M(double16)
+#define HALFN(M) M(half) M(half2) M(half3) M(half4) M(half8) M(half16)
 
 /* M(T, S): vector type and its element type, for one element type S */
 #define VECTORS_OF(M, S) M(S##2, S) M(S##3, S) M(S##4, S) M(S##8, S) M(S##16, S)
@@ -89,7 +90,7 @@
         R r[N];                                                                               \
         P o[N];                                                                               \
         for (int i = 0; i < N; i++)                                                           \
-            r[i] = F(((S *)&x)[i], &o[i]);                                                    \
+            r[i] = F(((S *)&x)[i], (__generic P *)&o[i]);                                      \
         *out = vload##N(0, o);                                                                \
         return vload##N(0, r);                                                                \
     }

@@ -1,4 +1,4 @@
-/* math.cl - math functions (OpenCL C 2.0, 6.13.2), float and double.
+/* math.cl - math functions (OpenCL C 2.0, 6.13.2), float, double and half.
  *
  * Accuracy (OpenCL C 7.4, tables 7.1 and 7.2): what LLVM has an intrinsic
  * for (sin, exp, pow, ...) becomes that intrinsic, which the x86 back end
@@ -68,7 +68,7 @@ float lgammaf_r(float x, __private int *sign);
         T whole = floor(x);                                                                   \
         *iptr = whole;                                                                        \
         T f = fmin(x - whole, (T)FRACT_MAX);                                                  \
-        f = isinf(x) ? (T)0 : f;                                                              \
+        f = isinf(x) ? copysign((T)0, x) : f; /* 7.5.1: fract(+-inf) = +-0 */                 \
         f = x == (T)0 ? x : f; /* fract(-0) = -0 */                                           \
         return isnan(x) ? x : f;                                                              \
     }                                                                                         \
@@ -217,7 +217,7 @@ REMQUO(double)
         T r[N];                                                                               \
         int q[N];                                                                             \
         for (int i = 0; i < N; i++)                                                           \
-            r[i] = remquo(((T *)&x)[i], ((T *)&y)[i], &q[i]);                                 \
+            r[i] = remquo(((T *)&x)[i], ((T *)&y)[i], (__generic int *)&q[i]);              \
         *quo = vload##N(0, q);                                                                \
         return vload##N(0, r);                                                                \
     }
@@ -381,3 +381,178 @@ PI_VECTORS(double)
     OVL T native_sqrt(T x) { return sqrt(x); }                                                \
     OVL T native_tan(T x) { return tan(x); }
 FLOATN(RELAXED)
+
+/* --- half (cl_khr_fp16, OpenCL 2.0 extensions 9.4): computed in float,
+ * rounded once to half; half_ and native_ exist for float only ---
+ *
+ * A float result within a few float ulp of the exact value, rounded to the
+ * nearest half, is within 0.5 + 2^-11 half ulp of it: inside every bound of
+ * the half ULP table (1 to 4 ulp, and 0 for the exact functions, whose
+ * float result is itself a half: fabs, floor, fmod, remainder, ldexp, ...).
+ * For +, -, *, / and sqrt the float result rounded to half is the correctly
+ * rounded half: float's 24 bits are at least 2 * 11 + 2, which makes
+ * rounding twice innocuous (Figueroa, "When is double rounding
+ * innocuous?", 1995). Half denormals are normal floats, so they are kept
+ * (CL_FP_DENORM). */
+
+#define HALF_VEC1_N(F, N)                                                                     \
+    OVL half##N F(half##N x) { return convert_half##N(F(convert_float##N(x))); }
+#define HALF_VEC2_N(F, N)                                                                     \
+    OVL half##N F(half##N x, half##N y)                                                       \
+    {                                                                                         \
+        return convert_half##N(F(convert_float##N(x), convert_float##N(y)));                  \
+    }
+#define HALF_VEC3_N(F, N)                                                                     \
+    OVL half##N F(half##N x, half##N y, half##N z)                                            \
+    {                                                                                         \
+        return convert_half##N(F(convert_float##N(x), convert_float##N(y), convert_float##N(z))); \
+    }
+#define HALF_VIA_FLOAT1(F)                                                                    \
+    OVL half F(half x) { return (half)F((float)x); }                                          \
+    HALF_VEC1_N(F, 2) HALF_VEC1_N(F, 3) HALF_VEC1_N(F, 4) HALF_VEC1_N(F, 8) HALF_VEC1_N(F, 16)
+#define HALF_VIA_FLOAT2(F)                                                                    \
+    OVL half F(half x, half y) { return (half)F((float)x, (float)y); }                        \
+    HALF_VEC2_N(F, 2) HALF_VEC2_N(F, 3) HALF_VEC2_N(F, 4) HALF_VEC2_N(F, 8) HALF_VEC2_N(F, 16)
+#define HALF_VIA_FLOAT3(F)                                                                    \
+    OVL half F(half x, half y, half z) { return (half)F((float)x, (float)y, (float)z); }      \
+    HALF_VEC3_N(F, 2) HALF_VEC3_N(F, 3) HALF_VEC3_N(F, 4) HALF_VEC3_N(F, 8) HALF_VEC3_N(F, 16)
+
+HALF_VIA_FLOAT1(acos)
+HALF_VIA_FLOAT1(acosh)
+HALF_VIA_FLOAT1(acospi)
+HALF_VIA_FLOAT1(asin)
+HALF_VIA_FLOAT1(asinh)
+HALF_VIA_FLOAT1(asinpi)
+HALF_VIA_FLOAT1(atan)
+HALF_VIA_FLOAT1(atanh)
+HALF_VIA_FLOAT1(atanpi)
+HALF_VIA_FLOAT1(cbrt)
+HALF_VIA_FLOAT1(ceil)
+HALF_VIA_FLOAT1(cos)
+HALF_VIA_FLOAT1(cosh)
+HALF_VIA_FLOAT1(cospi)
+HALF_VIA_FLOAT1(erf)
+HALF_VIA_FLOAT1(erfc)
+HALF_VIA_FLOAT1(exp)
+HALF_VIA_FLOAT1(exp2)
+HALF_VIA_FLOAT1(exp10)
+HALF_VIA_FLOAT1(expm1)
+HALF_VIA_FLOAT1(fabs)
+HALF_VIA_FLOAT1(floor)
+HALF_VIA_FLOAT1(lgamma)
+HALF_VIA_FLOAT1(log)
+HALF_VIA_FLOAT1(log2)
+HALF_VIA_FLOAT1(log10)
+HALF_VIA_FLOAT1(log1p)
+HALF_VIA_FLOAT1(logb)
+HALF_VIA_FLOAT1(rint)
+HALF_VIA_FLOAT1(round)
+HALF_VIA_FLOAT1(rsqrt)
+HALF_VIA_FLOAT1(sin)
+HALF_VIA_FLOAT1(sinh)
+HALF_VIA_FLOAT1(sinpi)
+HALF_VIA_FLOAT1(sqrt)
+HALF_VIA_FLOAT1(tan)
+HALF_VIA_FLOAT1(tanh)
+HALF_VIA_FLOAT1(tanpi)
+HALF_VIA_FLOAT1(tgamma)
+HALF_VIA_FLOAT1(trunc)
+HALF_VIA_FLOAT2(atan2)
+HALF_VIA_FLOAT2(atan2pi)
+HALF_VIA_FLOAT2(copysign)
+HALF_VIA_FLOAT2(fdim)
+HALF_VIA_FLOAT2(fmax)
+HALF_VIA_FLOAT2(fmin)
+HALF_VIA_FLOAT2(fmod)
+HALF_VIA_FLOAT2(hypot)
+HALF_VIA_FLOAT2(maxmag)
+HALF_VIA_FLOAT2(minmag)
+HALF_VIA_FLOAT2(pow)
+HALF_VIA_FLOAT2(powr)
+HALF_VIA_FLOAT2(remainder)
+/* mad: any accuracy (6.13.2); a * b is exact in float, one rounding more */
+HALF_VIA_FLOAT3(mad)
+
+/* fma must be correctly rounded. In double a * b is exact (22 bits) and
+ * the sum is rounded once; when that rounding is inexact the two terms are
+ * more than 2^29 apart, so the double lies strictly between the same two
+ * halves as the exact value and never on a half's rounding boundary (a
+ * half midpoint has 12 bits): its rounding to half is the correct one. */
+OVL half fma(half a, half b, half c) { return (half)fma((double)a, (double)b, (double)c); }
+SPLIT3(half, fma, half)
+
+VECTORS_OF(MINMAX_SCALAR, half)
+
+/* nextafter steps the half's own encoding: through float it would move by
+ * a float ulp and round back. */
+OVL half nextafter(half x, half y)
+{
+    if (isnan(x) || isnan(y))
+        return x + y;
+    if (x == y)
+        return y;
+    if (x == (half)0) /* the smallest denormal, with y's sign */
+        return as_half((ushort)((as_ushort(y) & 0x8000) | 1));
+    short bits = as_short(x);
+    /* sign and magnitude: the magnitude grows when y lies beyond x */
+    return as_half((short)((x < y) == (x > (half)0) ? bits + 1 : bits - 1));
+}
+SPLIT2(half, nextafter, half, half)
+
+/* Exact through float: the half's bits, exponent and significand. */
+OVL int ilogb(half x) { return ilogb((float)x); }
+SPLIT1(int, ilogb, half)
+OVL half ldexp(half x, int k) { return (half)ldexp((float)x, k); }
+SPLIT2(half, ldexp, half, int)
+LDEXP_SCALAR(half2, 2) LDEXP_SCALAR(half3, 3) LDEXP_SCALAR(half4, 4) LDEXP_SCALAR(half8, 8)
+LDEXP_SCALAR(half16, 16)
+OVL half pown(half x, int n) { return (half)pown((float)x, n); }
+SPLIT2(half, pown, half, int)
+OVL half rootn(half x, int n) { return (half)rootn((float)x, n); }
+SPLIT2(half, rootn, half, int)
+#define NAN_H(T, N)                                                                           \
+    OVL half##N nan(ushort##N code) { return as_half##N((ushort##N)(code | (ushort##N)0x7e00)); }
+WIDTHS(NAN_H, half)
+
+/* fract in half arithmetic: through float, x - floor(x) of a tiny
+ * negative x would be 1 - 2^-24, a float that rounds to 1.0 in half; the
+ * clamp must be to the largest half below 1 (6.13.2). */
+OVL half fract(half x, __generic half *iptr)
+{
+    half whole = floor(x);
+    *iptr = whole;
+    half f = fmin(x - whole, 0x1.ffcp-1h);
+    f = isinf(x) ? copysign((half)0, x) : f;
+    f = x == (half)0 ? x : f;
+    return isnan(x) ? x : f;
+}
+OVL half modf(half x, __generic half *iptr)
+{
+    half whole = trunc(x);
+    *iptr = whole;
+    return copysign(isinf(x) ? (half)0 : x - whole, x);
+}
+OVL half sincos(half x, __generic half *cosval)
+{
+    *cosval = cos(x);
+    return sin(x);
+}
+OVL half frexp(half x, __generic int *exp) { return (half)frexp((float)x, exp); }
+OVL half lgamma_r(half x, __generic int *signp) { return (half)lgamma_r((float)x, signp); }
+OVL half remquo(half x, half y, __generic int *quo)
+{
+    return (half)remquo((float)x, (float)y, quo);
+}
+SPLIT_OUT1(half, fract, half, half)
+SPLIT_OUT1(half, modf, half, half)
+SPLIT_OUT1(half, sincos, half, half)
+SPLIT_OUT1(half, frexp, half, int)
+SPLIT_OUT1(half, lgamma_r, half, int)
+REMQUO_VECTORS(half)
+#define NAMED_HALF_OUT(T, N)                                                                  \
+    NAMED_OUT1(T##N, fract, T##N, T##N)                                                       \
+    NAMED_OUT1(T##N, modf, T##N, T##N)                                                        \
+    NAMED_OUT1(T##N, sincos, T##N, T##N)                                                      \
+    NAMED_INT_OUT(T, N)                                                                       \
+    NAMED_REMQUO(T, N)
+WIDTHS(NAMED_HALF_OUT, half)

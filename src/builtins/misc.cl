@@ -39,6 +39,7 @@ SHUFFLE_ALL(long, ulong)
 SHUFFLE_ALL(ulong, ulong)
 SHUFFLE_ALL(float, uint)
 SHUFFLE_ALL(double, ulong)
+SHUFFLE_ALL(half, ushort)
 
 /* --- get_fence (6.13.9): the fence flags that order a generic pointer's
  * memory; which address space it points into is the device's answer

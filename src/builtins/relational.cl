@@ -21,10 +21,15 @@
     OVL BITS isordered(T x, T y) { return (x == x) & (y == y); }                              \
     OVL BITS isunordered(T x, T y) { return (x != x) | (y != y); }
 
-/* Result types: int for both scalars, intn for floatn, longn for doublen. */
+/* Result types: int for every scalar, intn for floatn, longn for doublen,
+ * shortn for halfn (cl_khr_fp16). Half denormals are normal floats, so
+ * isnormal compares with the half's own smallest normal, 2^-14. */
 #define COMPARE_F(T, N) COMPARE(float##N, int##N, INFINITY, FLT_MIN)
 #define COMPARE_D(T, N) COMPARE(double##N, long##N, INFINITY, DBL_MIN)
+#define COMPARE_H(T, N) COMPARE(half##N, short##N, INFINITY, 0x1p-14h)
 COMPARE(double, int, INFINITY, DBL_MIN)
+COMPARE(half, int, INFINITY, 0x1p-14h)
+COMPARE_H(half, 2) COMPARE_H(half, 3) COMPARE_H(half, 4) COMPARE_H(half, 8) COMPARE_H(half, 16)
 COMPARE_F(float, ) COMPARE_F(float, 2) COMPARE_F(float, 3) COMPARE_F(float, 4)
 COMPARE_F(float, 8) COMPARE_F(float, 16)
 COMPARE_D(double, 2) COMPARE_D(double, 3) COMPARE_D(double, 4) COMPARE_D(double, 8)
@@ -38,6 +43,9 @@ OVL int signbit(double x) { return as_long(x) < 0; }
 SIGNBIT(float, 2) SIGNBIT(float, 3) SIGNBIT(float, 4) SIGNBIT(float, 8) SIGNBIT(float, 16)
 SIGNBIT_D(double, 2) SIGNBIT_D(double, 3) SIGNBIT_D(double, 4) SIGNBIT_D(double, 8)
 SIGNBIT_D(double, 16)
+OVL int signbit(half x) { return as_short(x) < 0; }
+#define SIGNBIT_H(T, N) OVL short##N signbit(half##N x) { return as_short##N(x) < (short##N)0; }
+SIGNBIT_H(half, 2) SIGNBIT_H(half, 3) SIGNBIT_H(half, 4) SIGNBIT_H(half, 8) SIGNBIT_H(half, 16)
 
 /* any/all: the most significant bit of any/all components (signed types) */
 #define ANY_ALL(T)                                                                            \
@@ -71,6 +79,8 @@ INTEGER_TYPES(BITSELECT_INTS)
 #define BITSELECT_D(T, N) BITSELECT_REAL(double, ulong, N)
 WIDTHS(BITSELECT_F, float)
 WIDTHS(BITSELECT_D, double)
+#define BITSELECT_H(T, N) BITSELECT_REAL(half, ushort, N)
+WIDTHS(BITSELECT_H, half)
 
 /* select: per component, b where the most significant bit of c is set,
  * else a; for scalars, b where c is non-zero (6.13.6). c is a signed or
@@ -95,3 +105,4 @@ SELECT(long, long, ulong)
 SELECT(ulong, long, ulong)
 SELECT(float, int, uint)
 SELECT(double, long, ulong)
+SELECT(half, short, ushort)

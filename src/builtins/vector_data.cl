@@ -60,6 +60,7 @@ VLOAD_VSTORE(long)
 VLOAD_VSTORE(ulong)
 VLOAD_VSTORE(float)
 VLOAD_VSTORE(double)
+VLOAD_VSTORE(half) /* cl_khr_fp16: half vectors as they are, no conversion */
 
 /* --- half: loads convert exactly; stores round --- */
 

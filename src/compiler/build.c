@@ -73,14 +73,13 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
 }
 
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
- * list of every compile come from this one string. Half is left out
- * until the device has it. */
+ * list of every compile come from this one string. */
 static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
     "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
-    "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes";
+    "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes cl_khr_fp16";
 
 const char *cc_device_extensions(void)
 {

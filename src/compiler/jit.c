@@ -197,22 +197,21 @@ static void initialize(void)
         return;
     }
     LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
-    /* The ICD loader opens cpucl with RTLD_LOCAL, so the C math library it
-     * depends on is not in the process's global scope unless the
-     * application links it too: search it by name as well. */
-    failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
-        &generator, "libm.so.6", LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
-    if (failure)
-        LLVMConsumeError(failure);
-    else
-        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
-    /* glibc's vector math library, for the variants vecmath.c offers */
-    failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
-        &generator, "libmvec.so.1", LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter, NULL);
-    if (failure)
-        LLVMConsumeError(failure);
-    else
-        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    /* The ICD loader opens cpucl with RTLD_LOCAL, so the libraries it
+     * depends on are not in the process's global scope unless the
+     * application links them too: search them by name. libm: the C math
+     * functions; libmvec: the vector variants vecmath.c offers; libgcc:
+     * half conversions (__extendhfsf2, __truncdfhf2, ...). */
+    static const char *const libraries[] = {"libm.so.6", "libmvec.so.1", "libgcc_s.so.1"};
+    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
+        failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
+            &generator, libraries[i], LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter,
+            NULL);
+        if (failure)
+            LLVMConsumeError(failure);
+        else
+            LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), generator);
+    }
     failure = define_runtime_symbols();
     if (failure) {
         LLVMConsumeError(failure);

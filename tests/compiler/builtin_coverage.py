@@ -19,7 +19,7 @@ resource = subprocess.run([clang, "-print-resource-dir"], capture_output=True,
 extensions = ("cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
               "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
               "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-              "cl_khr_int64_extended_atomics cl_khr_fp64").split()
+              "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_fp16").split()
 
 def declared(std):
     args = [clang, "-cc1", "-triple", "x86_64-unknown-linux-gnu", "-target-cpu", "x86-64-v4",
