@@ -244,6 +244,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     /* Read at every build (workgroup.c, regions.c); CPUCL_ABI_LEVEL is in
      * the identity through host->abi_cpu. */
     hash_variable(s, "CPUCL_BARRIERS");
+    hash_variable(s, "CPUCL_LOOP_BARRIERS");
     hash_variable(s, "CPUCL_NO_UNIFORM");
     hash_string(s, kind);
     hash_string(s, options);

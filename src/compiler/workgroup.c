@@ -45,6 +45,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
+#include "compiler/loops.h"
 #include "compiler/parallel.h"
 
 /* How a kernel's work-items run in a work-group function. */
@@ -67,7 +68,7 @@ struct wg {
     LLVMValueRef global_size[3], global_offset[3], num_groups[3];
     LLVMValueRef work_dim, local_mem;
     LLVMBasicBlockRef entry;
-    LLVMValueRef x_latch; /* LOOPS: the x loop's branch, marked parallel at the end */
+    LLVMValueRef x_latch;    /* LOOPS: the x loop's branch, marked parallel at the end */
     bool sub_group_barriers; /* REGIONS: the kernel also calls sub_group_barrier */
 };
 
@@ -290,8 +291,8 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
             wg->id[d] = LLVMGetParam(fn, 2 + d);
         LLVMBuildBr(b, x_loop);
         LLVMPositionBuilderAtEnd(b, x_loop);
-        LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel_fn),
-                                           wg->kernel_fn, call_args, num_args, "");
+        LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel_fn), wg->kernel_fn,
+                                           call_args, num_args, "");
         LLVMSetInstructionCallConv(call, CC_SPIR_KERNEL_CC);
         LLVMBuildRetVoid(b);
         free(call_args);
@@ -470,8 +471,8 @@ static void call_state_hook(LLVMBuilderRef b, const struct wg *wg, LLVMValueRef 
     LLVMValueRef state = LLVMGetParam(wg->fn, 1);
     LLVMPositionBuilderBefore(b, before);
     LLVMValueRef hook = load_field(b, ptr, state, field, "hook");
-    LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), &ptr, 1, 0), hook, &state,
-                   1, "");
+    LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(context), &ptr, 1, 0), hook, &state, 1,
+                   "");
 }
 
 /* The generic-pointer conversions clang emits for to_global, to_local and
@@ -513,11 +514,12 @@ static LLVMValueRef lower_address_query(LLVMBuilderRef b, const struct wg *wg, L
     if (space > CC_SPACE_PRIVATE)
         return LLVMBuildIntCast2(b, found, LLVMTypeOf(call), 0, "");
     LLVMTypeRef type = LLVMTypeOf(call);
-    LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, found, LLVMConstInt(i32, (unsigned)space, 0), "");
-    LLVMValueRef converted = LLVMGetPointerAddressSpace(type) ==
-                                     LLVMGetPointerAddressSpace(LLVMTypeOf(pointer))
-                                 ? pointer
-                                 : LLVMBuildAddrSpaceCast(b, pointer, type, "");
+    LLVMValueRef same =
+        LLVMBuildICmp(b, LLVMIntEQ, found, LLVMConstInt(i32, (unsigned)space, 0), "");
+    LLVMValueRef converted =
+        LLVMGetPointerAddressSpace(type) == LLVMGetPointerAddressSpace(LLVMTypeOf(pointer))
+            ? pointer
+            : LLVMBuildAddrSpaceCast(b, pointer, type, "");
     return LLVMBuildSelect(b, same, converted, LLVMConstNull(type), "");
 }
 
@@ -627,8 +629,8 @@ bool cc_parallel_access(LLVMValueRef inst)
           LLVMIsAAtomicCmpXchgInst(inst) || LLVMIsACallInst(inst)))
         return false;
     if (!sequential_kind)
-        sequential_kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)),
-                                                   "cpucl.sequential", 16);
+        sequential_kind =
+            LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), "cpucl.sequential", 16);
     return !LLVMGetMetadata(inst, sequential_kind);
 }
 
@@ -920,19 +922,48 @@ static cl_int place_locals(struct wg *wg, struct cc_log *log)
 
 /* --- the whole module --- */
 
+/* CPUCL_LOOP_BARRIERS=0 turns off the barriers loops.cpp adds at the
+ * head of uniform inner loops (for comparison). */
+static bool loop_barriers_wanted(void)
+{
+    const char *value = getenv("CPUCL_LOOP_BARRIERS");
+    return !value || strcmp(value, "0");
+}
+
 /* What decides how a kernel runs: the barriers it (or a function it
  * calls) meets, and whether it asks for its sub-group while using atomics,
  * the one way work-items of a group can wait for each other without a
  * barrier (sub-groups make independent forward progress, 9.17.1). */
 struct kernel_scan {
-    bool barrier, sub_group_barrier, sub_groups, atomics;
+    bool barrier, sub_group_barrier, sub_groups, atomics, loops;
 };
+
+/* Whether fn has a loop: a branch back to its own block or an earlier one
+ * (Clang lays out a loop's condition before its body; a false answer only
+ * costs loops.cpp a chance). */
+static bool has_loop(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+        for (unsigned i = 0; i < n; i++)
+            for (LLVMBasicBlockRef before = LLVMGetFirstBasicBlock(fn);;
+                 before = LLVMGetNextBasicBlock(before)) {
+                if (before == LLVMGetSuccessor(term, i))
+                    return true;
+                if (before == bb)
+                    break;
+            }
+    }
+    return false;
+}
 
 /* Depth-limited: OpenCL C has no recursion. */
 static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
 {
     if (depth > 64)
         return;
+    scan->loops = scan->loops || has_loop(fn);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
              inst = LLVMGetNextInstruction(inst)) {
@@ -973,13 +1004,16 @@ static bool is_work_group_barrier(LLVMValueRef call)
  * only known once it is inlined (cc_all_work_items_reach). */
 static enum wg_form form_of(LLVMValueRef kernel, bool *sub_group_barriers)
 {
-    struct kernel_scan scan = {false, false, false, false};
+    struct kernel_scan scan = {false, false, false, false, false};
     scan_calls(kernel, 0, &scan);
     *sub_group_barriers = scan.sub_group_barrier;
     if (scan.sub_groups && scan.atomics)
         return FIBERS;
+    /* A kernel without barriers but with a loop is made regions too, for
+     * the barriers loops.cpp may add at the head of its inner loops (with
+     * none added, it is one region: the same loop over the work-items). */
     if (!scan.barrier && !scan.sub_group_barrier)
-        return LOOPS;
+        return scan.loops && loop_barriers_wanted() ? REGIONS : LOOPS;
     /* CPUCL_BARRIERS=fibers: the general method for every kernel with
      * barriers, to compare the two. */
     const char *method = getenv("CPUCL_BARRIERS");
@@ -1000,12 +1034,25 @@ static bool is_any_barrier(LLVMValueRef call)
     return barrier_kind_of(name, name_length) != NOT_A_BARRIER;
 }
 
+/* barrier(cl_mem_fence_flags), as Clang's mangling names it */
+static LLVMValueRef barrier_declaration(LLVMModuleRef module)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(module, "_Z7barrierj");
+    if (fn)
+        return fn;
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    return LLVMAddFunction(module, "_Z7barrierj",
+                           LLVMFunctionType(LLVMVoidTypeInContext(context), &i32, 1, false));
+}
+
 /* A REGIONS kernel whose sub-group barriers only some work-items meet goes
  * back to fibers: its barriers become the device's hooks and its
  * work-group function hands the work-item function to run_items. */
 static bool back_to_fibers(LLVMModuleRef module, LLVMBuilderRef b, struct wg *wg)
 {
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
         LLVMValueRef next;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
@@ -1048,7 +1095,6 @@ static size_t sub_group_barrier_calls(LLVMValueRef fn, LLVMValueRef **calls)
         }
     return count;
 }
-
 
 /* Every defined function is inlined into the work-group functions: the
  * work-item calls can only be lowered where the loop counters are. */
@@ -1155,9 +1201,9 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
              * scheduling. */
             LLVMValueRef *calls;
             size_t n = sub_group_barrier_calls(wgs[i].fn, &calls);
-            bool alike = n != (size_t)-1 &&
-                         cc_all_work_items_reach(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn),
-                                                 calls, n);
+            bool alike =
+                n != (size_t)-1 &&
+                cc_all_work_items_reach(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), calls, n);
             free(calls);
             if (!alike) {
                 if (!back_to_fibers(module, b, &wgs[i]))
@@ -1166,6 +1212,9 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             }
             split_at = is_any_barrier;
         }
+        if (loop_barriers_wanted())
+            cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,
+                                 barrier_declaration(module));
         bool unsuitable;
         wgs[i].exported =
             cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable, log);
@@ -1237,9 +1286,8 @@ static bool says_vectorized(LLVMValueRef loop_id)
         return false;
     LLVMGetMDNodeOperands(loop_id, operands);
     for (unsigned i = 0; i < n && !found; i++) {
-        unsigned count = operands[i] && LLVMIsAMDNode(operands[i])
-                             ? LLVMGetMDNodeNumOperands(operands[i])
-                             : 0;
+        unsigned count =
+            operands[i] && LLVMIsAMDNode(operands[i]) ? LLVMGetMDNodeNumOperands(operands[i]) : 0;
         LLVMValueRef *inner = count ? malloc(count * sizeof *inner) : NULL;
         if (!inner)
             continue;
@@ -1269,8 +1317,8 @@ void cc_report_vectorization(LLVMModuleRef module, const struct cc_kernel_info *
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
                  inst = LLVMGetNextInstruction(inst)) {
-                LLVMValueRef loop = LLVMIsATerminatorInst(inst) ? LLVMGetMetadata(inst, loop_kind)
-                                                                : NULL;
+                LLVMValueRef loop =
+                    LLVMIsATerminatorInst(inst) ? LLVMGetMetadata(inst, loop_kind) : NULL;
                 if (loop && says_vectorized(loop))
                     vectorized = true;
                 LLVMTypeRef type = LLVMTypeOf(inst);

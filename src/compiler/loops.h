@@ -1,0 +1,34 @@
+/* loops.h - implicit barriers at the head of uniform inner loops
+ * (loops.cpp). */
+#ifndef CPUCL_COMPILER_LOOPS_H
+#define CPUCL_COMPILER_LOOPS_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Adds a call of `barrier` (a work-group barrier's declaration, void(i32))
+ * with no fence flags at the head of every innermost loop of the
+ * work-item function `fn` that all work-items of a group enter and leave
+ * alike and whose body gains from running work-items as lanes (loops.cpp
+ * says which). `prologue` is fn's entry block of per-group values, as for
+ * cc_find_divergent; `is_barrier` tells barrier calls. Returns how many
+ * barriers it added. */
+unsigned cc_add_loop_barriers(LLVMValueRef fn, LLVMBasicBlockRef prologue,
+                              bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier);
+
+/* uniform.c, for loops.cpp (declared in internal.h for the C files) */
+bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
+                       size_t *count);
+bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
+bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,
+                             size_t num_calls);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,164 @@
+/* test_loops.c - kernels whose barriers enclose inner loops, which the
+ * compiler may run iteration by iteration across the group (an implicit
+ * barrier at the loop's head, src/compiler/loops.cpp): float4 n-body
+ * tiles, a uniform loop with a uniform early break, a loop with a private
+ * array, a loop whose exit depends on the work-item (must keep its own
+ * trip count), a loop under a divergent branch, and a loop reading local
+ * memory that the group wrote before it. Local sizes 1, 7, 64 and 256,
+ * each result computed on the host. */
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "../harness.h"
+
+static const char *source =
+    "kernel void nbody(int n, global const float4 *pos, global float4 *acc, local float4 "
+    "*tile)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), l = get_local_id(0), m = get_local_size(0);\n"
+    "    float4 p = pos[i];\n"
+    "    float3 a = (float3)(0.0f);\n"
+    "    for (int j0 = 0; j0 < n; j0 += m) {\n"
+    "        tile[l] = pos[j0 + l];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        for (size_t j = 0; j < m; j++) {\n"
+    "            float3 d = tile[j].xyz - p.xyz;\n"
+    "            float inv = rsqrt(dot(d, d) + 0.01f);\n"
+    "            a += d * (tile[j].w * inv * inv * inv);\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    acc[i] = (float4)(a, 0.0f);\n"
+    "}\n"
+    /* uniform loop with a uniform early exit and a private array */
+    "kernel void mixed(int n, int stop, global const float *in, global float *out, local "
+    "float *t)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), l = get_local_id(0), m = get_local_size(0);\n"
+    "    float hist[4] = {0, 0, 0, 0};\n"
+    "    t[l] = in[i];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float s = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        if (k == stop) break;\n"
+    "        float v = t[(l + k) % m] * in[k];\n"
+    "        hist[k & 3] += v;\n"
+    "        s += v;\n"
+    "    }\n"
+    "    /* the trip count depends on the work-item: stays per work-item */\n"
+    "    float w = 0.0f;\n"
+    "    for (size_t k = 0; k <= l % 5; k++) w += t[k % m];\n"
+    "    /* a loop only some work-items enter */\n"
+    "    float u = 0.0f;\n"
+    "    if (l % 2)\n"
+    "        for (int k = 0; k < n; k++) u += t[(k * 3) % m];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[i] = s + 0.5f * hist[1] - 0.25f * hist[2] + 2.0f * w + u;\n"
+    "}\n";
+
+static void host_nbody(int n, size_t local, const float *pos, float *acc)
+{
+    for (int i = 0; i < n; i++) {
+        float a[3] = {0, 0, 0};
+        for (int j = 0; j < n; j++) {
+            float d[3] = {pos[4 * j] - pos[4 * i], pos[4 * j + 1] - pos[4 * i + 1],
+                          pos[4 * j + 2] - pos[4 * i + 2]};
+            float inv = 1.0f / sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01f);
+            for (int c = 0; c < 3; c++)
+                a[c] += d[c] * (pos[4 * j + 3] * inv * inv * inv);
+        }
+        memcpy(acc + 4 * i, a, sizeof a);
+        acc[4 * i + 3] = 0;
+    }
+    (void)local;
+}
+
+static float host_mixed(int n, int stop, const float *in, size_t i, size_t local)
+{
+    size_t l = i % local, base = i - l;
+    float hist[4] = {0, 0, 0, 0}, s = 0, w = 0, u = 0;
+    for (int k = 0; k < n && k != stop; k++) {
+        float v = in[base + (l + (size_t)k) % local] * in[k];
+        hist[k & 3] += v;
+        s += v;
+    }
+    for (size_t k = 0; k <= l % 5; k++)
+        w += in[base + k % local];
+    if (l % 2)
+        for (int k = 0; k < n; k++)
+            u += in[base + ((size_t)k * 3) % local];
+    return s + 0.5f * hist[1] - 0.25f * hist[2] + 2.0f * w + u;
+}
+
+static bool near(float got, float want)
+{
+    return fabsf(got - want) <= 1e-3f * fmaxf(1.0f, fabsf(want));
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    cl_program program = harness_build(&h, source, NULL);
+    REQUIRE(program);
+    cl_kernel nbody = harness_kernel(program, "nbody");
+    cl_kernel mixed = harness_kernel(program, "mixed");
+    static const size_t locals[] = {1, 7, 64, 256};
+    enum { N = 7 * 256 };
+    float *pos = malloc(4 * N * sizeof *pos), *acc = malloc(4 * N * sizeof *acc),
+          *want = malloc(4 * N * sizeof *want);
+    REQUIRE(pos && acc && want);
+    for (int i = 0; i < 4 * N; i++)
+        pos[i] = (float)((i * 7919) % 1000) / 250.0f - 2.0f;
+    cl_mem in = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * N * sizeof *pos,
+                               pos);
+    cl_mem out = harness_buffer(&h, CL_MEM_READ_WRITE, 4 * N * sizeof *acc, NULL);
+    host_nbody(N, 0, pos, want);
+    for (size_t t = 0; t < sizeof locals / sizeof locals[0]; t++) {
+        size_t local = locals[t], global = N;
+        int n = N;
+        harness_args(nbody, 4, sizeof n, &n, sizeof in, &in, sizeof out, &out,
+                     local * 4 * sizeof(float), NULL);
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, nbody, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, 4 * N * sizeof *acc, acc, 0, NULL,
+                                     NULL));
+        int bad = -1;
+        for (int i = 0; i < 4 * N && bad < 0; i++)
+            if (!(fabsf(acc[i] - want[i]) <= 2e-3f * fmaxf(1.0f, fabsf(want[i]))))
+                bad = i;
+        if (bad >= 0)
+            HARNESS_FAIL("nbody, local %zu: [%d] = %g, want %g\n", local, bad, acc[bad],
+                         want[bad]);
+        else
+            harness_passed++;
+
+        static const int runs[][2] = {{40, 1000}, {40, 13}, {0, 5}, {300, 299}};
+        for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+            int trips = runs[r][0], stop = runs[r][1];
+            harness_args(mixed, 5, sizeof trips, &trips, sizeof stop, &stop, sizeof in, &in,
+                         sizeof out, &out, local * sizeof(float), NULL);
+            CHECK_OK(
+                clEnqueueNDRangeKernel(h.queue, mixed, 1, NULL, &global, &local, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, N * sizeof *acc, acc, 0, NULL,
+                                         NULL));
+            bad = -1;
+            for (size_t i = 0; i < N && bad < 0; i++)
+                if (!near(acc[i], host_mixed(trips, stop, pos, i, local)))
+                    bad = (int)i;
+            if (bad >= 0)
+                HARNESS_FAIL("mixed, local %zu, n %d, stop %d: [%d] = %g, want %g\n", local,
+                             trips, stop, bad, acc[bad],
+                             host_mixed(trips, stop, pos, (size_t)bad, local));
+            else
+                harness_passed++;
+        }
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    free(pos), free(acc), free(want);
+    clReleaseKernel(nbody);
+    clReleaseKernel(mixed);
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
