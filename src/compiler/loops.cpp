@@ -43,6 +43,9 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm-c/Core.h>
 
+extern "C" {
+#include "compiler/internal.h"
+}
 #include "compiler/loops.h"
 
 namespace

@@ -21,13 +21,6 @@ extern "C" {
 unsigned cc_add_loop_barriers(LLVMValueRef fn, LLVMBasicBlockRef prologue,
                               bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier);
 
-/* uniform.c, for loops.cpp (declared in internal.h for the C files) */
-bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
-                       size_t *count);
-bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
-bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,
-                             size_t num_calls);
-
 #ifdef __cplusplus
 }
 #endif
