@@ -6,6 +6,9 @@
  *   nbody      one step of 8192 bodies, positions staged in local tiles
  *   stencil    5-point stencil on 4096^2 floats
  *   histogram  256 bins of 64 Mi bytes, local atomics then global ones
+ *   blur_img/buf a 3x3 blur of 2048^2 RGBA floats through images, buffers
+ *   matmul     C = A B, 1024^3, the textbook kernel: a loop over k per
+ *              work-item, no local memory, the local size left to the driver
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -77,7 +80,8 @@ static const char *source =
     "kernel void stencil(int n, global const float *in, global float *out)\n"
     "{\n"
     "    int x = get_global_id(0), y = get_global_id(1);\n"
-    "    if (x == 0 || y == 0 || x == n - 1 || y == n - 1) { out[y * n + x] = in[y * n + x]; return; }\n"
+    "    if (x == 0 || y == 0 || x == n - 1 || y == n - 1) { out[y * n + x] = in[y * n + x]; "
+    "return; }\n"
     "    out[y * n + x] = 0.5f * in[y * n + x] + 0.125f * (in[y * n + x - 1] + in[y * n + x + 1]\n"
     "                     + in[(y - 1) * n + x] + in[(y + 1) * n + x]);\n"
     "}\n"
@@ -98,7 +102,8 @@ static const char *source =
     "    int x = get_global_id(0), y = get_global_id(1);\n"
     "    float2 c = (float2)(x, y);\n"
     "    float4 v = read_imagef(in, s, c) + read_imagef(in, s, c + (float2)(1, 0)) +\n"
-    "               read_imagef(in, s, c + (float2)(0, 1)) + read_imagef(in, s, c + (float2)(1, 1));\n"
+    "               read_imagef(in, s, c + (float2)(0, 1)) + read_imagef(in, s, c + (float2)(1, "
+    "1));\n"
     "    write_imagef(out, (int2)(x, y), 0.25f * v);\n"
     "}\n"
     "kernel void blur_buf(int n, global const float4 *in, global float4 *out)\n"
@@ -111,15 +116,28 @@ static const char *source =
     "            sum += in[yy * n + xx] * (float)((2 - abs(dx)) * (2 - abs(dy)));\n"
     "        }\n"
     "    out[y * n + x] = sum * (1.0f / 16);\n"
+    "}\n"
+    "kernel void matmul(int n, global const float *a, global const float *b, global float *c)\n"
+    "{\n"
+    "    int row = get_global_id(1), col = get_global_id(0);\n"
+    "    float sum = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];\n"
+    "    c[row * n + col] = sum;\n"
     "}\n";
 
-enum { REDUCE_N = 16 << 20, GEMM_N = 1024, TRANSPOSE_N = 4096, BODIES = 8192, STENCIL_N = 4096,
-       BLUR_N = 2048 };
+enum {
+    REDUCE_N = 16 << 20,
+    GEMM_N = 1024,
+    TRANSPOSE_N = 4096,
+    BODIES = 8192,
+    STENCIL_N = 4096,
+    BLUR_N = 2048
+};
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 8 };
-static const char *const workload_names[WORKLOADS] = {"reduce",    "sgemm",   "transpose",
-                                                       "nbody",     "stencil", "histogram",
-                                                       "blur_img",  "blur_buf"};
+enum { WORKLOADS = 9 };
+static const char *const workload_names[WORKLOADS] = {"reduce",   "sgemm",    "transpose",
+                                                      "nbody",    "stencil",  "histogram",
+                                                      "blur_img", "blur_buf", "matmul"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
 static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in;
@@ -314,8 +332,8 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
         clReleaseKernel(k), clReleaseMemObject(p), clReleaseMemObject(acc);
     }
     { /* stencil */
-        size_t bytes = sizeof(float) * STENCIL_N * STENCIL_N,
-               global[2] = {STENCIL_N, STENCIL_N}, local[2] = {64, 4};
+        size_t bytes = sizeof(float) * STENCIL_N * STENCIL_N, global[2] = {STENCIL_N, STENCIL_N},
+               local[2] = {64, 4};
         int n = STENCIL_N;
         cl_mem in = buffer(context, bytes, stencil_in), o = buffer(context, bytes, NULL);
         cl_kernel k = clCreateKernel(program, "stencil", &err);
@@ -368,8 +386,8 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
         size_t bytes = sizeof(float) * 4 * BLUR_N * BLUR_N, global[2] = {BLUR_N, BLUR_N};
         int n = BLUR_N;
         cl_image_format format = {CL_RGBA, CL_FLOAT};
-        cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N,
-                              .image_height = BLUR_N};
+        cl_image_desc desc = {
+            .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N, .image_height = BLUR_N};
         cl_mem img_in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format,
                                       &desc, blur_in, &err);
         cl_mem img_out = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
@@ -415,6 +433,31 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
         clReleaseKernel(ki), clReleaseKernel(kb), clReleaseSampler(sampler);
         clReleaseMemObject(img_in), clReleaseMemObject(img_out);
         clReleaseMemObject(in), clReleaseMemObject(o);
+    }
+    { /* matmul: the sgemm inputs, 64 entries checked against the host */
+        size_t bytes = sizeof(float) * GEMM_N * GEMM_N, global[2] = {GEMM_N, GEMM_N};
+        int n = GEMM_N;
+        cl_mem a = buffer(context, bytes, gemm_a), b = buffer(context, bytes, gemm_b),
+               c = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "matmul", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof a, &a);
+        clSetKernelArg(k, 2, sizeof b, &b);
+        clSetKernelArg(k, 3, sizeof c, &c);
+        out->ms[8] = time_kernel(queue, k, 2, global, NULL, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int ok = 1;
+        for (int s = 0; s < 64; s++) {
+            int row = (s * 379) % GEMM_N, col = (s * 613 + 5) % GEMM_N;
+            double want = 0;
+            for (int i = 0; i < GEMM_N; i++)
+                want += (double)gemm_a[row * GEMM_N + i] * gemm_b[i * GEMM_N + col];
+            ok &= fabs(got[row * GEMM_N + col] - want) <= 1e-3 * (1 + fabs(want));
+        }
+        out->ok[8] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     }
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
