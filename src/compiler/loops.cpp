@@ -7,12 +7,14 @@
 // a row), that loop is the innermost one, and the work-items run one after
 // another around it.
 //
-// When every work-item of the group enters such a loop alike and leaves it
-// after the same iteration (its exits depend only on group-uniform values),
-// a work-group barrier at the head of the loop changes nothing a kernel can
-// observe: every work-item meets it the same number of times, in
-// OpenCL C 6.13.8's sense, and no work-item waits for memory another one
-// has not yet written that it would have read before. regions.c then
+// When every work-item of the group that enters such a loop leaves it
+// after the same iteration (its exits depend only on values the same for
+// all of them), and the work-items that do not enter it meet no barrier
+// again (they return: a bounds check), a work-group barrier at the head of
+// the loop changes nothing a kernel can observe: the work-items meet it
+// the same number of times, in OpenCL C 6.13.8's sense, or leave, which
+// regions.c supports; and no work-item waits for memory another one has
+// not yet written that it would have read before. regions.c then
 // makes the loop's body a region: the group runs iteration j of the loop
 // for all its work-items (a vectorized work-item loop), then iteration j+1,
 // with the loop's per-work-item values (an accumulator) kept in the context
@@ -28,10 +30,13 @@
 // C++ for LLVM's LoopInfo and ScalarEvolution, which the C API lacks.
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -99,14 +104,17 @@ bool suitable_body(const llvm::Loop *loop, bool (*is_barrier)(LLVMValueRef))
 // interchange would gather). Addresses ScalarEvolution cannot follow count
 // for neither; the interchange needs more for than against.
 bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolution,
-                           llvm::Value *local_x, LLVMValueRef *values, size_t count)
+                           llvm::Function &fn, LLVMValueRef *values, size_t count)
 {
+    // the work-item function's local ids: x varies across lanes, y and z
+    // are the same for all lanes of one vector
+    llvm::Value *local_x = fn.getArg(2), *local_y = fn.getArg(3), *local_z = fn.getArg(4);
     // an opaque part of an address (a load, an `and`) that differs between
     // work-items hides how the address does
     auto opaque = [&](const llvm::SCEV *part) {
         auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(part);
-        return unknown && unknown->getValue() != local_x &&
-               divergent(values, count, unknown->getValue());
+        llvm::Value *v = unknown ? unknown->getValue() : nullptr;
+        return v && v != local_x && v != local_y && v != local_z && divergent(values, count, v);
     };
     const llvm::DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
     llvm::ValueToSCEVMapTy next_item;
@@ -143,25 +151,91 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
     return score > 0;
 }
 
-// Every exit of the loop is taken by all work-items alike.
-bool uniform_exits(const llvm::Loop *loop, LLVMValueRef *values, size_t count)
+// Whether a value is the same for every work-item that computes it.
+// uniform.c answers "the same for the whole group", which is stricter: it
+// counts every value made between a divergent branch and its join as
+// divergent, so the counter of a loop inside `if (i < n)` is divergent
+// there, while all work-items that run the loop count alike. Here a loop
+// header's phi is the same when its incoming values are and every exit of
+// its loop is taken alike (the work-items run the loop in lockstep); a
+// cycle through such phis is assumed the same until shown otherwise.
+// Loads, calls and other phis are not followed: what uniform.c does not
+// clear is taken as differing.
+class Lanes
 {
-    llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
-    loop->getExitingBlocks(exiting);
-    for (llvm::BasicBlock *bb : exiting) {
-        llvm::Instruction *term = bb->getTerminator();
-        if (auto *br = llvm::dyn_cast<llvm::BranchInst>(term)) {
-            if (br->isConditional() && divergent(values, count, br->getCondition()))
-                return false;
-        } else if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(term)) {
-            if (divergent(values, count, sw->getCondition()))
-                return false;
-        } else {
-            return false;
-        }
+  public:
+    Lanes(llvm::Function &fn, llvm::LoopInfo &loops, LLVMValueRef *values, size_t count)
+        : fn(fn), loops(loops), values(values), count(count)
+    {
     }
-    return true;
-}
+
+    bool same(llvm::Value *v, unsigned depth = 0)
+    {
+        if (llvm::isa<llvm::Constant>(v))
+            return true;
+        if (auto *arg = llvm::dyn_cast<llvm::Argument>(v))
+            return arg->getArgNo() < 2 || arg->getArgNo() > 4; // 2-4: the local ids
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
+        if (!inst || depth > 64 || differs.count(v))
+            return false;
+        if (!divergent(values, count, v))
+            return true;
+        if (!visiting.insert(v).second)
+            return true; /* a cycle through loop phis: assumed */
+        bool answer = follow(inst, depth);
+        visiting.erase(v);
+        if (!answer)
+            differs.insert(v); /* only "differs" is kept: "same" may rest on an assumption */
+        return answer;
+    }
+
+    // Every exit of the loop is taken by all work-items alike.
+    bool exits_alike(const llvm::Loop *loop, unsigned depth = 0)
+    {
+        llvm::SmallVector<llvm::BasicBlock *, 4> exiting;
+        loop->getExitingBlocks(exiting);
+        for (llvm::BasicBlock *bb : exiting) {
+            llvm::Value *condition = branch_condition(bb->getTerminator());
+            if (!condition || !same(condition, depth + 1))
+                return false;
+        }
+        return true;
+    }
+
+    // The condition of a conditional branch or switch; null for others.
+    static llvm::Value *branch_condition(llvm::Instruction *term)
+    {
+        if (auto *br = llvm::dyn_cast<llvm::BranchInst>(term))
+            return br->isConditional() ? br->getCondition() : nullptr;
+        if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(term))
+            return sw->getCondition();
+        return nullptr;
+    }
+
+  private:
+    bool follow(llvm::Instruction *inst, unsigned depth)
+    {
+        if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::AllocaInst>(inst) ||
+            inst->isAtomic() ||
+            (llvm::isa<llvm::CallBase>(inst) && !llvm::isa<llvm::IntrinsicInst>(inst)))
+            return false;
+        if (auto *phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
+            llvm::Loop *loop = loops.getLoopFor(phi->getParent());
+            if (!loop || loop->getHeader() != phi->getParent() || !exits_alike(loop, depth))
+                return false;
+        }
+        for (llvm::Value *operand : inst->operands())
+            if (!llvm::isa<llvm::BasicBlock>(operand) && !same(operand, depth + 1))
+                return false;
+        return true;
+    }
+
+    llvm::Function &fn;
+    llvm::LoopInfo &loops;
+    LLVMValueRef *values;
+    size_t count;
+    llvm::SmallPtrSet<llvm::Value *, 16> visiting, differs;
+};
 
 // Vector-typed values of one work-item (a float4 position, a float3 sum)
 // become their scalar components, loads and stores too: the loop
@@ -190,6 +264,69 @@ void scalarize(llvm::Function &fn)
     passes.run(fn, function_analyses);
 }
 
+// The blocks reachable from `from` (itself included) without entering
+// `stop` (none: null).
+void reach(llvm::BasicBlock *from, llvm::BasicBlock *stop,
+           llvm::SmallPtrSetImpl<llvm::BasicBlock *> &seen)
+{
+    llvm::SmallVector<llvm::BasicBlock *, 16> work;
+    if (from != stop && seen.insert(from).second)
+        work.push_back(from);
+    while (!work.empty()) {
+        llvm::BasicBlock *bb = work.pop_back_val();
+        for (llvm::BasicBlock *next : llvm::successors(bb))
+            if (next != stop && seen.insert(next).second)
+                work.push_back(next);
+    }
+}
+
+bool has_barrier(llvm::BasicBlock *bb, bool (*is_barrier)(LLVMValueRef))
+{
+    for (llvm::Instruction &inst : *bb)
+        if (llvm::isa<llvm::CallInst>(inst) && is_barrier(llvm::wrap(&inst)))
+            return true;
+    return false;
+}
+
+// Whether a barrier at `header` is met alike by the work-items: each meets
+// the same sequence of barriers, or stops (returns) and meets none after,
+// which regions.c supports (a returned work-item sits out the regions
+// after). So every divergent branch (condition differing between
+// work-items) that decides whether the header is reached must have a side
+// that leaves for good: from it, no barrier and no header that may get
+// one (`candidates`, a superset of those that will) is reachable. That
+// admits the usual bounds checks (`if (i >= n) return;`, `if (row < n) {
+// loop }`) and outer loops that work-items leave at different times.
+bool met_alike(llvm::BasicBlock *header, llvm::ArrayRef<llvm::BasicBlock *> candidates,
+               llvm::Function &fn, llvm::PostDominatorTree &post_dominators,
+               bool (*is_barrier)(LLVMValueRef), Lanes &lanes)
+{
+    auto loud = [&](llvm::BasicBlock *bb) {
+        return has_barrier(bb, is_barrier) || llvm::is_contained(candidates, bb);
+    };
+    for (llvm::BasicBlock &bb : fn) {
+        llvm::Value *condition = Lanes::branch_condition(bb.getTerminator());
+        if (!condition || lanes.same(condition))
+            continue;
+        llvm::DomTreeNode *node = post_dominators.getNode(&bb);
+        llvm::BasicBlock *join = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+        llvm::SmallPtrSet<llvm::BasicBlock *, 32> region;
+        for (llvm::BasicBlock *next : llvm::successors(&bb))
+            reach(next, join, region);
+        if (!region.count(header))
+            continue;
+        bool leaves = false;
+        for (llvm::BasicBlock *next : llvm::successors(&bb)) {
+            llvm::SmallPtrSet<llvm::BasicBlock *, 32> after;
+            reach(next, nullptr, after);
+            leaves = leaves || llvm::none_of(after, loud);
+        }
+        if (!leaves)
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef prologue,
@@ -208,6 +345,7 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     llvm::AssumptionCache assumptions(fn);
     llvm::ScalarEvolution evolution(fn, library, assumptions, dominators, loops);
 
+    Lanes lanes(fn, loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
         if (!loop->isInnermost() || headers.size() == max_loop_barriers)
@@ -215,21 +353,30 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         unsigned trips = evolution.getSmallConstantTripCount(loop);
         if (trips && trips <= max_unrolled_trip_count)
             continue;
-        if (!suitable_body(loop, is_barrier) || !uniform_exits(loop, values, count) ||
-            !accesses_favour_lanes(loop, evolution, fn.getArg(2), values, count))
+        if (!suitable_body(loop, is_barrier) || !lanes.exits_alike(loop) ||
+            !accesses_favour_lanes(loop, evolution, fn, values, count))
             continue;
         headers.push_back(loop->getHeader());
     }
+
+    // Which headers get a barrier: each in turn, in program order, when it
+    // and those already taken are all met alike with it (a barrier taken
+    // can keep another from leaving quietly). Decided before any is added.
+    llvm::PostDominatorTree post_dominators(fn);
+    llvm::SmallVector<llvm::BasicBlock *, 8> chosen;
+    for (llvm::BasicBlock *header : headers) {
+        chosen.push_back(header);
+        bool alike = true;
+        for (llvm::BasicBlock *taken : chosen)
+            alike = alike && met_alike(taken, chosen, fn, post_dominators, is_barrier, lanes);
+        if (!alike)
+            chosen.pop_back();
+    }
     free(values);
 
-    // Whether all work-items reach each header (none is only on one side
-    // of a divergent branch), asked before any barrier is added.
     unsigned added = 0;
     llvm::FunctionType *type = llvm::cast<llvm::Function>(llvm::unwrap(barrier))->getFunctionType();
-    for (llvm::BasicBlock *header : headers) {
-        LLVMValueRef first = llvm::wrap(&*header->getFirstInsertionPt());
-        if (!cc_all_work_items_reach(fn_ref, prologue, &first, 1))
-            continue;
+    for (llvm::BasicBlock *header : chosen) {
         llvm::Value *no_fence = llvm::ConstantInt::get(type->getParamType(0), 0);
         llvm::CallInst::Create(type, llvm::unwrap(barrier), {no_fence}, "",
                                header->getFirstInsertionPt());

@@ -4,8 +4,11 @@
  * tiles, a uniform loop with a uniform early break, a loop with a private
  * array, a loop whose exit depends on the work-item (must keep its own
  * trip count), a loop under a divergent branch, and a loop reading local
- * memory that the group wrote before it. Local sizes 1, 7, 64 and 256,
- * each result computed on the host. */
+ * memory that the group wrote before it; and kernels without barriers:
+ * a bounds-checked matrix product on a grid larger than the matrix, an
+ * early return, loops on both sides of a divergent branch, an outer loop
+ * that work-items leave after different counts. Several local sizes, each
+ * result computed on the host. */
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -55,6 +58,30 @@ static const char *source =
     "        for (int k = 0; k < n; k++) u += t[(k * 3) % m];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    out[i] = s + 0.5f * hist[1] - 0.25f * hist[2] + 2.0f * w + u;\n"
+    "}\n"
+    /* no barriers: a bounds check around the loop, an early return, loops
+     * on both sides of a divergent branch, an outer loop that work-items
+     * leave at different times */
+    "kernel void guarded(int n, int rows, global const float *a, global const float *b,\n"
+    "                    global float *c)\n"
+    "{\n"
+    "    int row = get_global_id(1), col = get_global_id(0);\n"
+    "    if (row < rows && col < n) {\n"
+    "        float sum = 0.0f;\n"
+    "        for (int k = 0; k < n; k++) sum += a[row * n + k] * b[k * n + col];\n"
+    "        c[row * n + col] = sum;\n"
+    "    }\n"
+    "}\n"
+    "kernel void early(int n, int count, global const float *a, global float *c)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i >= count) return;\n"
+    "    float s = 0.0f;\n"
+    "    for (int r = 0; r <= i % 3; r++)\n"
+    "        for (int k = 0; k < n; k++) s += a[k] * (float)(r + 1) + a[i];\n"
+    "    if (i % 2) { for (int k = 0; k < n; k++) s -= a[k + 1]; }\n"
+    "    else { for (int k = 0; k < n; k++) s += 0.5f * a[k]; }\n"
+    "    c[i] = s;\n"
     "}\n";
 
 static void host_nbody(int n, size_t local, const float *pos, float *acc)
@@ -91,6 +118,21 @@ static float host_mixed(int n, int stop, const float *in, size_t i, size_t local
     return s + 0.5f * hist[1] - 0.25f * hist[2] + 2.0f * w + u;
 }
 
+static float host_early(int n, const float *a, int i)
+{
+    float s = 0.0f;
+    for (int r = 0; r <= i % 3; r++)
+        for (int k = 0; k < n; k++)
+            s += a[k] * (float)(r + 1) + a[i];
+    if (i % 2)
+        for (int k = 0; k < n; k++)
+            s -= a[k + 1];
+    else
+        for (int k = 0; k < n; k++)
+            s += 0.5f * a[k];
+    return s;
+}
+
 static bool near(float got, float want)
 {
     return fabsf(got - want) <= 1e-3f * fmaxf(1.0f, fabsf(want));
@@ -99,7 +141,7 @@ static bool near(float got, float want)
 int main(void)
 {
     struct harness h = harness_open();
-    cl_program program = harness_build(&h, source, NULL);
+    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
     REQUIRE(program);
     cl_kernel nbody = harness_kernel(program, "nbody");
     cl_kernel mixed = harness_kernel(program, "mixed");
@@ -110,8 +152,8 @@ int main(void)
     REQUIRE(pos && acc && want);
     for (int i = 0; i < 4 * N; i++)
         pos[i] = (float)((i * 7919) % 1000) / 250.0f - 2.0f;
-    cl_mem in = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * N * sizeof *pos,
-                               pos);
+    cl_mem in =
+        harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4 * N * sizeof *pos, pos);
     cl_mem out = harness_buffer(&h, CL_MEM_READ_WRITE, 4 * N * sizeof *acc, NULL);
     host_nbody(N, 0, pos, want);
     for (size_t t = 0; t < sizeof locals / sizeof locals[0]; t++) {
@@ -120,15 +162,14 @@ int main(void)
         harness_args(nbody, 4, sizeof n, &n, sizeof in, &in, sizeof out, &out,
                      local * 4 * sizeof(float), NULL);
         CHECK_OK(clEnqueueNDRangeKernel(h.queue, nbody, 1, NULL, &global, &local, 0, NULL, NULL));
-        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, 4 * N * sizeof *acc, acc, 0, NULL,
-                                     NULL));
+        CHECK_OK(
+            clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, 4 * N * sizeof *acc, acc, 0, NULL, NULL));
         int bad = -1;
         for (int i = 0; i < 4 * N && bad < 0; i++)
             if (!(fabsf(acc[i] - want[i]) <= 2e-3f * fmaxf(1.0f, fabsf(want[i]))))
                 bad = i;
         if (bad >= 0)
-            HARNESS_FAIL("nbody, local %zu: [%d] = %g, want %g\n", local, bad, acc[bad],
-                         want[bad]);
+            HARNESS_FAIL("nbody, local %zu: [%d] = %g, want %g\n", local, bad, acc[bad], want[bad]);
         else
             harness_passed++;
 
@@ -139,20 +180,71 @@ int main(void)
                          sizeof out, &out, local * sizeof(float), NULL);
             CHECK_OK(
                 clEnqueueNDRangeKernel(h.queue, mixed, 1, NULL, &global, &local, 0, NULL, NULL));
-            CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, N * sizeof *acc, acc, 0, NULL,
-                                         NULL));
+            CHECK_OK(
+                clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, N * sizeof *acc, acc, 0, NULL, NULL));
             bad = -1;
             for (size_t i = 0; i < N && bad < 0; i++)
                 if (!near(acc[i], host_mixed(trips, stop, pos, i, local)))
                     bad = (int)i;
             if (bad >= 0)
-                HARNESS_FAIL("mixed, local %zu, n %d, stop %d: [%d] = %g, want %g\n", local,
-                             trips, stop, bad, acc[bad],
-                             host_mixed(trips, stop, pos, (size_t)bad, local));
+                HARNESS_FAIL("mixed, local %zu, n %d, stop %d: [%d] = %g, want %g\n", local, trips,
+                             stop, bad, acc[bad], host_mixed(trips, stop, pos, (size_t)bad, local));
             else
                 harness_passed++;
         }
     }
+
+    /* guarded: a 61 x 50 product, launched over 64 x 64 work-items */
+    cl_kernel guarded = harness_kernel(program, "guarded");
+    cl_kernel early = harness_kernel(program, "early");
+    enum { COLS = 50, ROWS = 61 };
+    static const size_t locals2[][2] = {{16, 16}, {7, 3}, {64, 1}, {1, 1}};
+    for (size_t t = 0; t < sizeof locals2 / sizeof locals2[0]; t++) {
+        int n = COLS, rows = ROWS;
+        size_t global[2] = {64, 64};
+        cl_float fill = -1.0f;
+        CHECK_OK(clEnqueueFillBuffer(h.queue, out, &fill, sizeof fill, 0, 4 * N * sizeof(float), 0,
+                                     NULL, NULL));
+        harness_args(guarded, 5, sizeof n, &n, sizeof rows, &rows, sizeof in, &in, sizeof in, &in,
+                     sizeof out, &out);
+        CHECK_OK(
+            clEnqueueNDRangeKernel(h.queue, guarded, 2, NULL, global, locals2[t], 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, ROWS * COLS * sizeof(float), acc, 0,
+                                     NULL, NULL));
+        int bad = -1;
+        for (int r = 0; r < ROWS && bad < 0; r++)
+            for (int c = 0; c < COLS && bad < 0; c++) {
+                float sum = 0.0f;
+                for (int k = 0; k < COLS; k++)
+                    sum += pos[r * COLS + k] * pos[k * COLS + c];
+                if (!near(acc[r * COLS + c], sum))
+                    bad = r * COLS + c;
+            }
+        if (bad >= 0)
+            HARNESS_FAIL("guarded, local %zux%zu: [%d] = %g\n", locals2[t][0], locals2[t][1], bad,
+                         acc[bad]);
+        else
+            harness_passed++;
+
+        int count = 1000, terms = 37;
+        size_t global1 = 1024, local1 = locals2[t][0] * locals2[t][1];
+        harness_args(early, 4, sizeof terms, &terms, sizeof count, &count, sizeof in, &in,
+                     sizeof out, &out);
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, early, 1, NULL, &global1, &local1, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, count * sizeof(float), acc, 0, NULL,
+                                     NULL));
+        bad = -1;
+        for (int i = 0; i < count && bad < 0; i++)
+            if (!near(acc[i], host_early(terms, pos, i)))
+                bad = i;
+        if (bad >= 0)
+            HARNESS_FAIL("early, local %zu: [%d] = %g, want %g\n", local1, bad, acc[bad],
+                         host_early(terms, pos, bad));
+        else
+            harness_passed++;
+    }
+    clReleaseKernel(guarded);
+    clReleaseKernel(early);
     clReleaseMemObject(in);
     clReleaseMemObject(out);
     free(pos), free(acc), free(want);
