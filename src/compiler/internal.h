@@ -119,6 +119,9 @@ bool cc_parallel_access(LLVMValueRef inst);
 /* uniform.c: the values of work-item function fn (parameters 2-4 the
  * local ids) that can differ between the work-items of a group, as a
  * sorted array for cc_is_divergent. False when out of memory. */
+/* Metadata on a loop header's phi that loops.cpp found the same for every
+ * work-item running the loop in lockstep: uniform.c keeps it uniform. */
+#define CC_LOCKSTEP_KIND "cpucl.lockstep"
 bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
                        size_t *count);
 bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);

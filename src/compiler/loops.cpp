@@ -380,6 +380,11 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         llvm::Value *no_fence = llvm::ConstantInt::get(type->getParamType(0), 0);
         llvm::CallInst::Create(type, llvm::unwrap(barrier), {no_fence}, "",
                                header->getFirstInsertionPt());
+        // the loop's counters, for uniform.c (regions.c keeps them once
+        // per group: a broadcast in the vectorized loop, not a gather)
+        for (llvm::PHINode &phi : header->phis())
+            if (lanes.same(&phi))
+                phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
         added++;
     }
     if (added)

@@ -180,6 +180,19 @@ static bool divergent_operand(const struct set *d, LLVMValueRef inst, LLVMValueR
     return false;
 }
 
+/* A loop counter that loops.cpp found the same for every work-item that
+ * runs its loop (they run it in lockstep behind the barrier it added at
+ * the loop's head): kept once for the group like a uniform value. The
+ * work-items that do not run the loop have left for good, so they never
+ * read it. */
+static bool is_lockstep(LLVMValueRef inst)
+{
+    return LLVMIsAPHINode(inst) &&
+           LLVMGetMetadata(inst,
+                           LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)),
+                                                    CC_LOCKSTEP_KIND, sizeof CC_LOCKSTEP_KIND - 1));
+}
+
 static int compare_pointers(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
@@ -206,7 +219,7 @@ static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **
         for (unsigned b = 0; b < g.n && ok; b++)
             for (LLVMValueRef inst = LLVMGetFirstInstruction(g.blocks[b]); inst;
                  inst = LLVMGetNextInstruction(inst)) {
-                if (set_has(&d, inst))
+                if (set_has(&d, inst) || is_lockstep(inst))
                     continue;
                 bool diverges = is_seed(inst, prologue) || divergent_operand(&d, inst, fn) ||
                                 (LLVMIsAPHINode(inst) && join[b]);
@@ -257,7 +270,8 @@ static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **
                      inst = LLVMGetNextInstruction(inst))
                     for (LLVMUseRef u = LLVMGetFirstUse(inst); u; u = LLVMGetNextUse(u)) {
                         unsigned where = block_index(&g, LLVMGetInstructionParent(LLVMGetUser(u)));
-                        if (where < g.n && !inside[where] && !set_has(&d, inst)) {
+                        if (where < g.n && !inside[where] && !set_has(&d, inst) &&
+                            !is_lockstep(inst)) {
                             ok &= set_add(&d, inst);
                             break;
                         }
