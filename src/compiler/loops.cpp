@@ -372,7 +372,6 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         if (!alike)
             chosen.pop_back();
     }
-    free(values);
 
     unsigned added = 0;
     llvm::FunctionType *type = llvm::cast<llvm::Function>(llvm::unwrap(barrier))->getFunctionType();
@@ -387,6 +386,7 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
                 phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
         added++;
     }
+    free(values); /* after the last question to `lanes` */
     if (added)
         scalarize(fn);
     return added;
