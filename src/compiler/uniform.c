@@ -286,7 +286,8 @@ static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **
         free(d.items);
         return false;
     }
-    qsort(d.items, d.count, sizeof *d.items, compare_pointers);
+    if (d.count) /* no items: no array (qsort wants one) */
+        qsort(d.items, d.count, sizeof *d.items, compare_pointers);
     *divergent = d.items;
     *count = d.count;
     return true;
@@ -294,7 +295,7 @@ static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **
 
 bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value)
 {
-    if (!LLVMIsAInstruction(value))
+    if (!count || !LLVMIsAInstruction(value))
         return false;
     return bsearch(&value, divergent, count, sizeof *divergent, compare_pointers) != NULL;
 }
