@@ -164,8 +164,8 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
 class Lanes
 {
   public:
-    Lanes(llvm::Function &fn, llvm::LoopInfo &loops, LLVMValueRef *values, size_t count)
-        : fn(fn), loops(loops), values(values), count(count)
+    Lanes(llvm::LoopInfo &loops, LLVMValueRef *values, size_t count)
+        : loops(loops), values(values), count(count)
     {
     }
 
@@ -230,7 +230,6 @@ class Lanes
         return true;
     }
 
-    llvm::Function &fn;
     llvm::LoopInfo &loops;
     LLVMValueRef *values;
     size_t count;
@@ -345,7 +344,7 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     llvm::AssumptionCache assumptions(fn);
     llvm::ScalarEvolution evolution(fn, library, assumptions, dominators, loops);
 
-    Lanes lanes(fn, loops, values, count);
+    Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
         if (!loop->isInnermost() || headers.size() == max_loop_barriers)
