@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "side_by_side.h"
+
 static const char *source =
     "kernel void reduce(global const float *in, global float *out, local float *t)\n"
     "{\n"
@@ -184,13 +186,6 @@ static void make_inputs(void)
         hist_want[hist_in[i] = (unsigned char)((i * 2654435761u) >> 13)]++;
 }
 
-struct run {
-    const char *name;
-    char device[96];
-    double ms[WORKLOADS];
-    int ok[WORKLOADS];
-};
-
 static cl_mem buffer(cl_context context, size_t size, void *data)
 {
     cl_int err;
@@ -215,7 +210,21 @@ static double time_kernel(cl_command_queue queue, cl_kernel k, cl_uint dims, con
     return best;
 }
 
-static void run_platform(cl_platform_id platform, int reps, struct run *out)
+/* 64 entries of C = A B against the host */
+static int gemm_ok(const float *got)
+{
+    int ok = 1;
+    for (int s = 0; s < 64; s++) {
+        int row = (s * 379) % GEMM_N, col = (s * 613 + 5) % GEMM_N;
+        double want = 0;
+        for (int i = 0; i < GEMM_N; i++)
+            want += (double)gemm_a[row * GEMM_N + i] * gemm_b[i * GEMM_N + col];
+        ok &= fabs(got[row * GEMM_N + col] - want) <= 1e-3 * (1 + fabs(want));
+    }
+    return ok;
+}
+
+static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
 {
     cl_device_id device;
     cl_int err;
@@ -223,7 +232,6 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
     memset(out->ok, 0, sizeof out->ok);
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL))
         return;
-    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof out->device, out->device, NULL);
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
@@ -266,15 +274,7 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
         out->ms[1] = time_kernel(queue, k, 2, global, local, reps);
         float *got = malloc(bytes);
         clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
-        int ok = 1;
-        for (int s = 0; s < 64; s++) {
-            int row = (s * 379) % GEMM_N, col = (s * 613 + 5) % GEMM_N;
-            double want = 0;
-            for (int i = 0; i < GEMM_N; i++)
-                want += (double)gemm_a[row * GEMM_N + i] * gemm_b[i * GEMM_N + col];
-            ok &= fabs(got[row * GEMM_N + col] - want) <= 1e-3 * (1 + fabs(want));
-        }
-        out->ok[1] = ok;
+        out->ok[1] = gemm_ok(got);
         free(got);
         clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     }
@@ -447,15 +447,7 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
         out->ms[8] = time_kernel(queue, k, 2, global, NULL, reps);
         float *got = malloc(bytes);
         clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
-        int ok = 1;
-        for (int s = 0; s < 64; s++) {
-            int row = (s * 379) % GEMM_N, col = (s * 613 + 5) % GEMM_N;
-            double want = 0;
-            for (int i = 0; i < GEMM_N; i++)
-                want += (double)gemm_a[row * GEMM_N + i] * gemm_b[i * GEMM_N + col];
-            ok &= fabs(got[row * GEMM_N + col] - want) <= 1e-3 * (1 + fabs(want));
-        }
-        out->ok[8] = ok;
+        out->ok[8] = gemm_ok(got);
         free(got);
         clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     }
@@ -466,51 +458,6 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
 
 int main(int argc, char **argv)
 {
-    int reps = 5;
-    if (argc > 2 && !strcmp(argv[1], "-r")) {
-        reps = atoi(argv[2]);
-        reps = reps < 1 ? 1 : reps;
-        argc -= 2, argv += 2;
-    }
-    const char *defaults[] = {"cpucl", "Portable Computing Language"};
-    const char **names = argc > 1 ? (const char **)argv + 1 : defaults;
-    int count = argc > 1 ? argc - 1 : 2;
-    count = count > 8 ? 8 : count;
-    cl_platform_id platforms[16];
-    cl_uint found = 0;
-    if (clGetPlatformIDs(16, platforms, &found) || !found) {
-        fprintf(stderr, "no OpenCL platform (is OCL_ICD_VENDORS set?)\n");
-        return 1;
-    }
-    make_inputs();
-    struct run runs[8];
-    int used = 0;
-    for (int i = 0; i < count; i++)
-        for (cl_uint p = 0; p < found && p < 16; p++) {
-            char name[256] = "";
-            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
-            if (strcmp(name, names[i]))
-                continue;
-            runs[used].name = names[i];
-            run_platform(platforms[p], reps, &runs[used]);
-            used++;
-            break;
-        }
-    printf("best of %d launches, ms (* = wrong result)\n%-28s", reps, "platform");
-    for (int w = 0; w < WORKLOADS; w++)
-        printf(" %10s", workload_names[w]);
-    printf("\n");
-    for (int i = 0; i < used; i++) {
-        printf("%-28.28s", runs[i].name);
-        for (int w = 0; w < WORKLOADS; w++)
-            printf(" %9.1f%s", runs[i].ms[w], runs[i].ok[w] ? " " : "*");
-        printf("\n");
-    }
-    for (int i = 1; i < used; i++) {
-        printf("%s vs %s (above 1: %s is faster):", runs[0].name, runs[i].name, runs[0].name);
-        for (int w = 0; w < WORKLOADS; w++)
-            printf(" %s %.2fx", workload_names[w], runs[i].ms[w] / runs[0].ms[w]);
-        printf("\n");
-    }
-    return 0;
+    const struct bench bench = {WORKLOADS, workload_names, make_inputs, run_platform};
+    return bench_side_by_side(&bench, argc, argv);
 }

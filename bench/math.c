@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "side_by_side.h"
+
 static const char *source =
     "float cnd(float d) { return 0.5f * erfc(-d * M_SQRT1_2_F); }\n"
     "kernel void blackscholes(global const float *price, global const float *strike,\n"
@@ -79,12 +81,6 @@ static double cnd(double d)
     return 0.5 * erfc(-d / sqrt(2.0));
 }
 
-struct run {
-    const char *name;
-    double ms[WORKLOADS];
-    int ok[WORKLOADS];
-};
-
 /* Best time of `reps` launches of `k` over `global` work-items, ms. */
 static double best_of(cl_command_queue queue, cl_kernel k, size_t global, int reps)
 {
@@ -108,7 +104,7 @@ static cl_mem buffer(cl_context context, size_t size, void *data)
                           data, &err);
 }
 
-static void run_platform(cl_platform_id platform, int reps, struct run *out)
+static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
 {
     for (int w = 0; w < WORKLOADS; w++)
         out->ms[w] = -1, out->ok[w] = 0;
@@ -193,51 +189,6 @@ static void run_platform(cl_platform_id platform, int reps, struct run *out)
 
 int main(int argc, char **argv)
 {
-    int reps = 5;
-    if (argc > 2 && !strcmp(argv[1], "-r")) {
-        reps = atoi(argv[2]);
-        reps = reps < 1 ? 1 : reps;
-        argc -= 2, argv += 2;
-    }
-    const char *defaults[] = {"cpucl", "Portable Computing Language"};
-    const char **names = argc > 1 ? (const char **)argv + 1 : defaults;
-    int count = argc > 1 ? argc - 1 : 2;
-    count = count > 8 ? 8 : count;
-    cl_platform_id platforms[16];
-    cl_uint found = 0;
-    if (clGetPlatformIDs(16, platforms, &found) || !found) {
-        fprintf(stderr, "no OpenCL platform (is OCL_ICD_VENDORS set?)\n");
-        return 1;
-    }
-    make_inputs();
-    struct run runs[8];
-    int used = 0;
-    for (int i = 0; i < count; i++)
-        for (cl_uint p = 0; p < found && p < 16; p++) {
-            char name[256] = "";
-            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
-            if (strcmp(name, names[i]))
-                continue;
-            runs[used].name = names[i];
-            run_platform(platforms[p], reps, &runs[used]);
-            used++;
-            break;
-        }
-    printf("best of %d launches, ms (* = wrong result)\n%-28s", reps, "platform");
-    for (int w = 0; w < WORKLOADS; w++)
-        printf(" %15s", workload_names[w]);
-    printf("\n");
-    for (int i = 0; i < used; i++) {
-        printf("%-28.28s", runs[i].name);
-        for (int w = 0; w < WORKLOADS; w++)
-            printf(" %14.1f%s", runs[i].ms[w], runs[i].ok[w] ? " " : "*");
-        printf("\n");
-    }
-    for (int i = 1; i < used; i++) {
-        printf("%s vs %s (above 1: %s is faster):", runs[0].name, runs[i].name, runs[0].name);
-        for (int w = 0; w < WORKLOADS; w++)
-            printf(" %s %.2fx", workload_names[w], runs[i].ms[w] / runs[0].ms[w]);
-        printf("\n");
-    }
-    return 0;
+    const struct bench bench = {WORKLOADS, workload_names, make_inputs, run_platform};
+    return bench_side_by_side(&bench, argc, argv);
 }
