@@ -4,7 +4,8 @@
  * double, within OpenCL C 7.4's ulp bound of a long double reference
  * computed on the host. The inputs sweep the bit patterns of each type and
  * add the points where libmvec variants we do not use are out of bounds
- * (the CTS's bruteforce failures of exp10f and logf on AVX-512). */
+ * (the CTS's bruteforce failures of exp10f and logf on AVX-512). Also
+ * cbrt (glibc's double one is refined here) and rootn for double. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,7 +30,8 @@ static const struct function {
     {"exp", 1, 3, expl, NULL},     {"exp2", 1, 3, exp2l, NULL},   {"exp10", 1, 3, exp10l, NULL},
     {"expm1", 1, 3, expm1l, NULL}, {"log", 1, 3, logl, NULL},     {"log2", 1, 3, log2l, NULL},
     {"log10", 1, 3, log10l, NULL}, {"erf", 1, 16, erfl, NULL},    {"erfc", 1, 16, erfcl, NULL},
-    {"pow", 2, 16, NULL, powl},    {"atan2", 2, 6, NULL, atan2l}, {"hypot", 2, 4, NULL, hypotl},
+    {"cbrt", 1, 2, cbrtl, NULL},   {"pow", 2, 16, NULL, powl},    {"atan2", 2, 6, NULL, atan2l},
+    {"hypot", 2, 4, NULL, hypotl},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0], N = 1 << 16 };
 
@@ -65,7 +67,57 @@ static char *kernel_source(void)
                          t, functions[f].name, t, t, t, functions[f].name,
                          functions[f].arity == 2 ? ", b[i]" : "");
         }
+    used += snprintf(text + used, sizeof text - used,
+                     "kernel void rootn_double(global const double *a, global const int *n, "
+                     "global double *out)\n{ size_t i = get_global_id(0); out[i] = rootn(a[i], "
+                     "n[i]); }\n");
     return text;
+}
+
+/* rootn for double (OpenCL C 7.4: 4 ulp) over magnitudes 2^-1000..2^1000
+ * and n in -40..40, the sizes where a rounded 1/n costs most. */
+static void check_rootn(struct harness *h, cl_program program)
+{
+    enum { R = 4096 };
+    double *x = malloc(R * sizeof *x), *got = malloc(R * sizeof *got);
+    int *n = malloc(R * sizeof *n);
+    REQUIRE(x && got && n);
+    for (int i = 0; i < R; i++) {
+        n[i] = i % 81 - 40;
+        if (n[i] == 0)
+            n[i] = 3;
+        x[i] =
+            ldexp(1.0 + (double)((i * 2654435761u) % 1000003) / 1000003.0, (i * 37) % 2001 - 1000);
+        if (i % 3 == 0 && (n[i] & 1))
+            x[i] = -x[i];
+    }
+    cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, R * sizeof *x, x);
+    cl_mem dn = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, R * sizeof *n, n);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, R * sizeof *got, NULL);
+    cl_kernel k = harness_kernel(program, "rootn_double");
+    size_t global = R;
+    harness_args(k, 3, sizeof dx, &dx, sizeof dn, &dn, sizeof dout, &dout);
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, R * sizeof *got, got, 0, NULL, NULL));
+    double worst = 0;
+    int at = 0;
+    for (int i = 0; i < R; i++) {
+        long double want = powl(fabsl((long double)x[i]), 1.0L / n[i]);
+        if (x[i] < 0)
+            want = -want;
+        if (!judged(want, DBL_MIN_EXP, DBL_MAX))
+            continue;
+        double e = ulps(got[i], want, DBL_MANT_DIG);
+        if (!(e <= worst))
+            worst = e, at = i;
+    }
+    if (!(worst <= 4.0))
+        HARNESS_FAIL("rootn(double): %g ulp at rootn(%a, %d)\n", worst, x[at], n[at]);
+    else
+        harness_passed++;
+    clReleaseKernel(k);
+    clReleaseMemObject(dx), clReleaseMemObject(dn), clReleaseMemObject(dout);
+    free(x), free(got), free(n);
 }
 
 /* inputs: a sweep of the type's bit patterns, then the listed points */
@@ -103,6 +155,7 @@ static void fill_double(double *a, double *b)
         memcpy(&a[i], &u, sizeof u);
         memcpy(&b[i], &v, sizeof v);
     }
+    a[0] = -0x1.27p+898, a[1] = -0x1.27p+961; /* glibc's cbrt: 2.02 ulp */
 }
 
 static void check(struct harness *h, cl_program program, const struct function *fn, bool is_double,
@@ -168,6 +221,7 @@ int main(void)
         check(&h, program, &functions[f], false, a[0], b[0], out[0], fa, fb, fo);
         check(&h, program, &functions[f], true, a[1], b[1], out[1], da, db, dout);
     }
+    check_rootn(&h, program);
     for (int i = 0; i < 2; i++) {
         clReleaseMemObject(a[i]);
         clReleaseMemObject(b[i]);
