@@ -196,20 +196,25 @@ WIDTHS(NAMED_INT_OUT, double)
 
 /* remquo: C's remquo gives only 3 bits of the quotient in glibc; OpenCL
  * wants 7 (6.13.2). Reducing |x| modulo 128|y| first (fmod is exact) leaves
- * a quotient below 128 that the rounded division recovers exactly. */
-#define REMQUO(T)                                                                             \
+ * a quotient below 128 that the rounded division recovers exactly. Near
+ * the top of the range both are quartered first (exact there), so that
+ * 128|y| and the quotient's numerator stay finite; the remainder is
+ * multiplied back. */
+#define REMQUO(T, MAX)                                                                        \
     OVL T remquo(T x, T y, __generic int *quo)                                                \
     {                                                                                         \
-        T ax = fabs(x), ay = fabs(y);                                                         \
+        T ax = fabs(x), ay = fabs(y), scale = 1;                                              \
+        if (ay > (MAX) / 256 && isfinite(ay))                                                 \
+            ax *= (T)0.25, ay *= (T)0.25, scale = 4;                                          \
         T reduced = fmod(ax, (T)128 * ay);                                                    \
         T r = remainder(reduced, ay);                                                         \
         T q = fmod(rint((reduced - r) / ay), (T)128);                                         \
         int n = isnan(q) || isinf(q) ? 0 : (int)q;                                            \
         *quo = signbit(x) != signbit(y) ? -n : n;                                             \
-        return copysign(1, x) * r;                                                            \
+        return copysign(1, x) * r * scale;                                                    \
     }
-REMQUO(float)
-REMQUO(double)
+REMQUO(float, FLT_MAX)
+REMQUO(double, DBL_MAX)
 #define SPLIT_REMQUO(T, N)                                                                    \
     OVL T##N remquo(T##N x, T##N y, __generic int##N *quo)                                    \
     {                                                                                         \

@@ -71,7 +71,46 @@ static char *kernel_source(void)
                      "kernel void rootn_double(global const double *a, global const int *n, "
                      "global double *out)\n{ size_t i = get_global_id(0); out[i] = rootn(a[i], "
                      "n[i]); }\n");
+    used += snprintf(text + used, sizeof text - used,
+                     "kernel void remquo_float(global const float *a, global const float *b, "
+                     "global float *out, global int *quo)\n{ size_t i = get_global_id(0); out[i] "
+                     "= remquo(a[i], b[i], quo + i); }\n");
     return text;
+}
+
+/* remquo near the top of the float range, where 2|y| overflows: the
+ * CTS's bruteforce case and its like. The remainder is exact; the
+ * quotient's low 7 bits and sign are known here. */
+static void check_remquo(struct harness *h, cl_program program)
+{
+    static const float x[] = {0x1.f0679ep+127f, -0x1.fffffep+127f, 7.0f, 0x1.8p+127f};
+    static const float y[] = {0x1.1d5688p+127f, 0x1.0p+126f, 2.0f, -0x1.0p+127f};
+    static const int want_quo[] = {2, -4, 4, -2};
+    enum { Q = sizeof x / sizeof x[0] };
+    float got[Q];
+    int quo[Q];
+    cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof x, (void *)x);
+    cl_mem dy = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof y, (void *)y);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof got, NULL);
+    cl_mem dquo = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof quo, NULL);
+    cl_kernel k = harness_kernel(program, "remquo_float");
+    size_t global = Q;
+    harness_args(k, 4, sizeof dx, &dx, sizeof dy, &dy, sizeof dout, &dout, sizeof dquo, &dquo);
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dquo, CL_TRUE, 0, sizeof quo, quo, 0, NULL, NULL));
+    for (int i = 0; i < Q; i++) {
+        int ignored;
+        float want = (float)remquo((double)x[i], (double)y[i], &ignored);
+        if (got[i] != want || quo[i] != want_quo[i])
+            HARNESS_FAIL("remquo(%a, %a) = %a, quo %d; want %a, %d\n", x[i], y[i], got[i], quo[i],
+                         want, want_quo[i]);
+        else
+            harness_passed++;
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(dx), clReleaseMemObject(dy), clReleaseMemObject(dout),
+        clReleaseMemObject(dquo);
 }
 
 /* rootn for double (OpenCL C 7.4: 4 ulp) over magnitudes 2^-1000..2^1000
@@ -222,6 +261,7 @@ int main(void)
         check(&h, program, &functions[f], true, a[1], b[1], out[1], da, db, dout);
     }
     check_rootn(&h, program);
+    check_remquo(&h, program);
     for (int i = 0; i < 2; i++) {
         clReleaseMemObject(a[i]);
         clReleaseMemObject(b[i]);
