@@ -196,15 +196,16 @@ WIDTHS(NAMED_INT_OUT, double)
 
 /* remquo: C's remquo gives only 3 bits of the quotient in glibc; OpenCL
  * wants 7 (6.13.2). Reducing |x| modulo 128|y| first (fmod is exact) leaves
- * a quotient below 128 that the rounded division recovers exactly. Near
- * the top of the range both are quartered first (exact there), so that
- * 128|y| and the quotient's numerator stay finite; the remainder is
- * multiplied back. */
+ * a quotient below 128 that the rounded division recovers exactly. When
+ * both are near the top of the range they are quartered first (exact
+ * there), so that 128|y| and the quotient's numerator stay finite; the
+ * remainder is multiplied back. (A small x needs no scaling: its quotient
+ * by a huge y is 0, and quartering it could round.) */
 #define REMQUO(T, MAX)                                                                        \
     OVL T remquo(T x, T y, __generic int *quo)                                                \
     {                                                                                         \
         T ax = fabs(x), ay = fabs(y), scale = 1;                                              \
-        if (ay > (MAX) / 256 && isfinite(ay))                                                 \
+        if (ay > (MAX) / 256 && ax > (MAX) / 1024 && isfinite(ay))                            \
             ax *= (T)0.25, ay *= (T)0.25, scale = 4;                                          \
         T reduced = fmod(ax, (T)128 * ay);                                                    \
         T r = remainder(reduced, ay);                                                         \

@@ -83,9 +83,11 @@ static char *kernel_source(void)
  * quotient's low 7 bits and sign are known here. */
 static void check_remquo(struct harness *h, cl_program program)
 {
-    static const float x[] = {0x1.f0679ep+127f, -0x1.fffffep+127f, 7.0f, 0x1.8p+127f};
-    static const float y[] = {0x1.1d5688p+127f, 0x1.0p+126f, 2.0f, -0x1.0p+127f};
-    static const int want_quo[] = {2, -4, 4, -2};
+    static const float x[] = {0x1.f0679ep+127f, -0x1.fffffep+127f, 7.0f, 0x1.8p+127f,
+                              -0x1.010318p-128f};
+    static const float y[] = {0x1.1d5688p+127f, 0x1.0p+126f, 2.0f, -0x1.0p+127f,
+                              -0x1.8fb372p+120f};
+    static const int want_quo[] = {2, -4, 4, -2, 0};
     enum { Q = sizeof x / sizeof x[0] };
     float got[Q];
     int quo[Q];
