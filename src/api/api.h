@@ -91,6 +91,9 @@ int api_valid_buffer_flags(cl_mem_flags flags);
  * from a buffer or from another image): what `flags` do not say is
  * inherited, and no access the parent forbids may be asked for. */
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
+/* A new memory object of `context` (held) with its type and flags set and
+ * its lock ready; NULL when out of memory. */
+cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags);
 
 /* A copy of rows x slices rows of row_bytes between two pitched regions,
  * run on the workers; NULL when memory is short. */

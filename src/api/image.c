@@ -248,16 +248,11 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
     if (!(own_flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
         own_flags |= CL_MEM_READ_WRITE;
 
-    mem = rt_object_create(RT_MEM, sizeof *mem);
+    mem = api_mem_new(context, d.image_type, own_flags);
     if (!mem) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    pthread_mutex_init(&mem->lock, NULL);
-    mem->context = context;
-    rt_object_hold(RT_OBJ(context));
-    mem->type = d.image_type;
-    mem->flags = own_flags;
     mem->format = *format;
     if (properties) {
         mem->properties = calloc(1, sizeof *mem->properties);

@@ -65,16 +65,11 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     if (!(flags & ACCESS_FLAGS))
         flags |= CL_MEM_READ_WRITE;
 
-    cl_mem mem = rt_object_create(RT_MEM, sizeof *mem);
+    cl_mem mem = api_mem_new(context, CL_MEM_OBJECT_BUFFER, flags);
     if (!mem) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    pthread_mutex_init(&mem->lock, NULL);
-    mem->context = context;
-    rt_object_hold(RT_OBJ(context));
-    mem->type = CL_MEM_OBJECT_BUFFER;
-    mem->flags = flags;
     mem->size = size;
     mem->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : NULL;
     if (num_properties) {
@@ -120,6 +115,19 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
 
 /* 5.2.2: a sub-buffer inherits what its flags do not say, and may not ask
  * for access its parent forbids. */
+cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags)
+{
+    cl_mem mem = rt_object_create(RT_MEM, sizeof *mem);
+    if (!mem)
+        return NULL;
+    pthread_mutex_init(&mem->lock, NULL);
+    mem->context = context;
+    rt_object_hold(RT_OBJ(context));
+    mem->type = type;
+    mem->flags = flags;
+    return mem;
+}
+
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
 {
     if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS))
@@ -173,16 +181,11 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type creat
         err = CL_MISALIGNED_SUB_BUFFER_OFFSET;
         goto fail;
     }
-    cl_mem mem = rt_object_create(RT_MEM, sizeof *mem);
+    cl_mem mem = api_mem_new(buffer->context, CL_MEM_OBJECT_BUFFER, sub_flags);
     if (!mem) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    pthread_mutex_init(&mem->lock, NULL);
-    mem->context = buffer->context;
-    rt_object_hold(RT_OBJ(mem->context));
-    mem->type = CL_MEM_OBJECT_BUFFER;
-    mem->flags = sub_flags;
     mem->size = region->size;
     mem->parent = buffer;
     rt_object_hold(RT_OBJ(buffer));

@@ -57,16 +57,11 @@ clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
         err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
         goto fail;
     }
-    cl_mem mem = rt_object_create(RT_MEM, sizeof *mem);
+    cl_mem mem = api_mem_new(context, CL_MEM_OBJECT_PIPE, flags ? flags : PIPE_FLAGS);
     if (!mem) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    pthread_mutex_init(&mem->lock, NULL);
-    mem->context = context;
-    rt_object_hold(RT_OBJ(context));
-    mem->type = CL_MEM_OBJECT_PIPE;
-    mem->flags = flags ? flags : PIPE_FLAGS;
     mem->size = size;
     mem->storage =
         aligned_alloc(CC_PIPE_PACKET_ALIGNMENT, round_up(size, CC_PIPE_PACKET_ALIGNMENT));
