@@ -234,6 +234,21 @@ static inline char *harness_build_log(cl_program program, cl_device_id device)
     return log;
 }
 
+/* The whole of a file (a SPIR-V module of tests/data), malloc'ed; the
+ * test stops when it cannot be read. */
+static inline unsigned char *harness_load_file(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    REQUIRE(file);
+    fseek(file, 0, SEEK_END);
+    *size = (size_t)ftell(file);
+    fseek(file, 0, SEEK_SET);
+    unsigned char *data = malloc(*size ? *size : 1);
+    REQUIRE(data && fread(data, 1, *size, file) == *size);
+    fclose(file);
+    return data;
+}
+
 /* Builds source; on failure prints the build log and returns NULL. */
 static inline cl_program harness_build(struct harness *h, const char *source, const char *options)
 {

@@ -3,19 +3,6 @@
  * malformed IL refused or failing with a build log, never a crash. */
 #include "../harness.h"
 
-static void *load(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    REQUIRE(file);
-    fseek(file, 0, SEEK_END);
-    *size = (size_t)ftell(file);
-    fseek(file, 0, SEEK_SET);
-    void *data = malloc(*size);
-    REQUIRE(fread(data, 1, *size, file) == *size);
-    fclose(file);
-    return data;
-}
-
 /* Runs spec_constants.spv's kernel over 64 work-items; every result must
  * be `want`. */
 static void check_spec(struct harness *h, cl_program program, cl_uint want)
@@ -45,7 +32,7 @@ static void check_spec(struct harness *h, cl_program program, cl_uint want)
 static void test_spec_constants(struct harness *h)
 {
     size_t size;
-    unsigned char *il = load(CPUCL_TEST_DATA "/spec_constants.spv", &size);
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/spec_constants.spv", &size);
     cl_int err;
     cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
     CHECK_OK(err);
@@ -84,7 +71,7 @@ int main(void)
     CHECK(strstr(versions, "SPIR-V_1.2") != NULL);
 
     size_t size;
-    unsigned char *il = load(CPUCL_TEST_DATA "/scale.spv", &size);
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/scale.spv", &size);
     cl_program program = clCreateProgramWithIL(h.context, il, size, &err);
     CHECK_OK(err);
     CHECK_OK(clBuildProgram(program, 1, &h.device, "", NULL, NULL));
@@ -120,7 +107,7 @@ int main(void)
      * runs: the translator marks its calls noinline, which the work-group
      * compiler must still inline (CTS spirv_new function_noinline). */
     size_t noinline_size;
-    unsigned char *noinline_il = load(CPUCL_TEST_DATA "/noinline.spv", &noinline_size);
+    unsigned char *noinline_il = harness_load_file(CPUCL_TEST_DATA "/noinline.spv", &noinline_size);
     cl_program noinline = clCreateProgramWithIL(h.context, noinline_il, noinline_size, &err);
     CHECK_OK(err);
     CHECK_OK(clBuildProgram(noinline, 1, &h.device, "", NULL, NULL));

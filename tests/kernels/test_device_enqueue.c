@@ -373,13 +373,11 @@ static void test_user_event(struct harness *h, cl_program program)
  * enqueue_kernel's basic form by pointer. */
 static void test_spirv(struct harness *h)
 {
-    FILE *file = fopen(CPUCL_TEST_DATA "/device_enqueue.spv", "rb");
-    REQUIRE(file);
-    static unsigned char il[65536];
-    size_t size = fread(il, 1, sizeof il, file);
-    fclose(file);
+    size_t size;
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/device_enqueue.spv", &size);
     cl_int err;
     cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    free(il);
     CHECK_OK(err);
     CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
     size_t num_kernels = 0;

@@ -668,13 +668,11 @@ static void test_concurrent(struct harness *h, cl_program program, cl_uint capac
  * reservation per group read, get_pipe_max_packets. */
 static void test_spirv(struct harness *h)
 {
-    FILE *file = fopen(CPUCL_TEST_DATA "/pipes.spv", "rb");
-    REQUIRE(file);
-    static unsigned char il[16384];
-    size_t size = fread(il, 1, sizeof il, file);
-    fclose(file);
+    size_t size;
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/pipes.spv", &size);
     cl_int err;
     cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    free(il);
     CHECK_OK(err);
     CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
     enum { N = 1024, L = 32 };

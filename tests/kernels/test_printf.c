@@ -675,25 +675,12 @@ static void test_compile_link_binary(struct harness *h)
 
 /* ---- SPIR-V -------------------------------------------------------------- */
 
-static unsigned char *load(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    REQUIRE(file);
-    fseek(file, 0, SEEK_END);
-    *size = (size_t)ftell(file);
-    fseek(file, 0, SEEK_SET);
-    unsigned char *data = malloc(*size);
-    REQUIRE(data && fread(data, 1, *size, file) == *size);
-    fclose(file);
-    return data;
-}
-
 /* data/printf.cl as SPIR-V: the translator passes vectors as they are
  * (char2 and uchar4 are not coerced to integers as Clang does). */
 static void test_spirv(struct harness *h)
 {
     size_t size;
-    unsigned char *il = load(CPUCL_TEST_DATA "/printf.spv", &size);
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/printf.spv", &size);
     cl_int err;
     cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
     CHECK_OK(err);
@@ -744,7 +731,7 @@ static void test_spirv(struct harness *h)
 static void test_spirv_unpromoted(struct harness *h)
 {
     size_t size;
-    unsigned char *il = load(CPUCL_TEST_DATA "/printf_raw.spv", &size);
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/printf_raw.spv", &size);
     cl_int err;
     cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
     CHECK_OK(err);
