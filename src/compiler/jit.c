@@ -19,6 +19,7 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 
 #include "compiler/internal.h"
@@ -137,9 +138,27 @@ static const char *abi_cpu_for(const char *features)
     return "x86-64";
 }
 
+/* CPUCL_LLVM_OPTIONS: LLVM's own command-line options, separated by
+ * spaces (for example "-time-passes"), for looking into the compiler. */
+static void parse_llvm_options(void)
+{
+    const char *text = getenv("CPUCL_LLVM_OPTIONS");
+    if (!text || !*text)
+        return;
+    char *copy = strdup(text);
+    const char *args[33] = {"cpucl"};
+    int count = 1;
+    for (char *save = NULL, *word = copy ? strtok_r(copy, " ", &save) : NULL; word && count < 33;
+         word = strtok_r(NULL, " ", &save))
+        args[count++] = word;
+    LLVMParseCommandLineOptions(count, args, "cpucl");
+    /* LLVM keeps pointers to the words: copy stays allocated */
+}
+
 static void initialize(void)
 {
     char *error = NULL;
+    parse_llvm_options();
     if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
         return;
     if (LLVMGetTargetFromTriple(host_triple, &target, &error)) {

@@ -32,14 +32,34 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
             llvm::MDString::get(context, "llvm.loop.interleave.count"),
             llvm::ConstantAsMetadata::get(
                 llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
+        // The loop vectorizer leaves a scalar loop for the work-items that
+        // do not fill a vector; unrolling it at run time (with a prologue)
+        // doubled the machine code of region-heavy kernels and the time to
+        // generate it, for iterations that run at most once per vector.
+        llvm::Metadata *no_runtime_unroll[] = {
+            llvm::MDString::get(context, "llvm.loop.unroll.runtime.disable")};
         llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel),
+                                      llvm::MDNode::get(context, no_runtime_unroll),
                                       llvm::MDNode::get(context, once)};
         llvm::MDNode *loop = llvm::MDNode::getDistinct(
-            context, llvm::ArrayRef<llvm::Metadata *>(operands, compact ? 3 : 2));
+            context, llvm::ArrayRef<llvm::Metadata *>(operands, compact ? 4 : 3));
         loop->replaceOperandWith(0, loop);
         llvm::cast<llvm::Instruction>(llvm::unwrap(latches[l]))
             ->setMetadata(llvm::LLVMContext::MD_loop, loop);
     }
+}
+
+extern "C" void cc_no_runtime_unroll(LLVMValueRef latch)
+{
+    // The y and z loops over work-items: unrolling one at run time copies
+    // the whole vectorized x loop inside it, for no gain.
+    llvm::LLVMContext &context = llvm::cast<llvm::Instruction>(llvm::unwrap(latch))->getContext();
+    llvm::Metadata *disable[] = {
+        llvm::MDString::get(context, "llvm.loop.unroll.runtime.disable")};
+    llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, disable)};
+    llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+    loop->replaceOperandWith(0, loop);
+    llvm::cast<llvm::Instruction>(llvm::unwrap(latch))->setMetadata(llvm::LLVMContext::MD_loop, loop);
 }
 
 extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)

@@ -23,6 +23,10 @@ void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned 
 void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMValueRef *accesses,
                             unsigned count, bool compact);
 
+/* Keeps the loop unroller from unrolling the loop whose latch ends in the
+ * branch `latch` at run time (a work-item loop of the y or z dimension). */
+void cc_no_runtime_unroll(LLVMValueRef latch);
+
 #ifdef __cplusplus
 }
 #endif

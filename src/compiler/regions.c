@@ -1066,6 +1066,8 @@ static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, un
         LLVMValueRef br = LLVMBuildCondBr(r->b, again, head[d], d < 2 ? latch[d + 1] : after);
         if (d == 0)
             *latch_branch = br;
+        else
+            cc_no_runtime_unroll(br);
     }
     return start;
 }

@@ -331,6 +331,8 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
         LLVMValueRef br = LLVMBuildCondBr(b, more, headers[d], exits[d]);
         if (d == 0)
             wg->x_latch = br;
+        else
+            cc_no_runtime_unroll(br);
         LLVMValueRef values[2] = {zero, next};
         LLVMBasicBlockRef blocks[2] = {preheaders[d], latches[d]};
         LLVMAddIncoming(wg->id[d], values, blocks, 2);
