@@ -4,11 +4,20 @@
  * enqueue both on a queue they share and on their own queue; they also
  * create kernels from one shared program, retain and release one shared
  * buffer, wait on one user event that the main thread completes, and call
- * clFinish on the shared queue together. Every result is checked. */
+ * clFinish on the shared queue together. Every result is checked. The
+ * rounds of their own go on for at least STRESS_SECONDS. */
 #include <pthread.h>
+#include <time.h>
 #include "../harness.h"
 
-enum { THREADS = 8, ROUNDS = 4, N = 5000 };
+enum { THREADS = 8, ROUNDS = 4, N = 5000, STRESS_SECONDS = 3 };
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
 
 static struct harness shared;
 static cl_program shared_program;
@@ -33,14 +42,16 @@ static const char *shared_source =
     } while (0)
 
 /* Rounds of: build a program of its own, run it on the shared queue or on
- * its own, check. */
+ * its own, check; at least ROUNDS of them, and until STRESS_SECONDS have
+ * passed. Every fourth round builds a program with other options. */
 static void own_programs(int id, cl_command_queue own)
 {
     cl_int err;
     int *in = malloc(N * 4), *out = malloc(N * 4);
-    for (int round = 0; round < ROUNDS; round++) {
-        char options[64];
-        snprintf(options, sizeof options, "-DFACTOR_BIAS=%d", id);
+    double end = seconds_now() + STRESS_SECONDS;
+    for (int round = 0; round < ROUNDS || seconds_now() < end; round++) {
+        char options[96];
+        snprintf(options, sizeof options, "-DFACTOR_BIAS=%d -DROUND_GROUP=%d", id, round / 4);
         cl_program p = clCreateProgramWithSource(shared.context, 1, &source, NULL, &err);
         if (err ||
             (err = clBuildProgram(p, 1, &shared.device, options, NULL, NULL)) != CL_SUCCESS) {
