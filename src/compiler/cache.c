@@ -225,13 +225,15 @@ static bool source_reads_outside(const char *source)
 }
 
 /* Off, or a debugging output is asked for (a cached build would print
- * nothing), or the process identity is unknown. */
+ * nothing), or LLVM's own options are set (CPUCL_LLVM_OPTIONS: any of them
+ * may change the code), or the process identity is unknown. */
 static bool cache_usable(void)
 {
     const char *setting = getenv("CPUCL_CACHE");
     if (setting && !strcmp(setting, "0"))
         return false;
-    if (variable_set("CPUCL_DUMP_IR") || getenv("CPUCL_VECTORIZE") || getenv("CPUCL_REGIONS"))
+    if (variable_set("CPUCL_DUMP_IR") || getenv("CPUCL_VECTORIZE") || getenv("CPUCL_REGIONS") ||
+        variable_set("CPUCL_LLVM_OPTIONS"))
         return false;
     pthread_once(&identity_once, compute_identity);
     return identity_ok;
