@@ -2,10 +2,13 @@
  * side, with the ratio of the first one (cpucl) to each other:
  *   latency     enqueue-to-completion of a one-work-item kernel on an
  *               in-order queue, clFinish after each (median, us)
- *   throughput  10000 one-work-item kernels enqueued, then one clFinish
+ *   throughput  100000 one-work-item kernels enqueued, then one clFinish
  *               (kernels/s)
  *   triad       a[i] = b[i] + s * c[i] on 64 Mi floats, best of 5 after a
  *               warm-up (GB/s, 12 bytes an element)
+ *   copy        clEnqueueCopyBuffer of 1 GiB, best of 3 after a warm-up
+ *               (GB/s copied), beside memcpy of 1 GiB split over one host
+ *               thread per core, the best the machine's memory allows
  *   build       clBuildProgram of a small program never built before (a
  *               fresh unused constant defeats kernel caches); 1st run:
  *               from there to the end of the first launch (drivers that
@@ -22,6 +25,7 @@
  */
 #include <CL/cl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,13 +176,14 @@ static const struct {
     {"k_vload", "bb", 1},      {"k_select", "bbb", 1},
 };
 
-enum { LATENCY_RUNS = 2000, WARM_UP = 100, MANY = 10000, TRIAD_RUNS = 5 };
+enum { LATENCY_RUNS = 2000, WARM_UP = 100, MANY = 100000, TRIAD_RUNS = 5, COPY_RUNS = 3 };
 #define TRIAD_ELEMENTS ((size_t)64 << 20)
+#define COPY_BYTES ((size_t)1 << 30)
 
 struct result {
     const char *name;
     char device[128];
-    double latency_us, kernels_per_s, triad_gbs, build_ms, first_result_ms, rebuild_ms;
+    double latency_us, kernels_per_s, triad_gbs, copy_gbs, build_ms, first_result_ms, rebuild_ms;
     double mid_build_ms, mid_cached_ms, mid_first_ms, mid_cached_first_ms;
     int ok;
 };
@@ -381,6 +386,38 @@ static void run(cl_platform_id platform, struct result *r)
     if (wrong)
         fprintf(stderr, "%s: triad gave %zu wrong elements\n", r->name, wrong);
     r->ok = wrong == 0;
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+    a = b = c = NULL;
+
+    /* copy: 1 GiB buffer to buffer; the destination's first and last
+     * words are checked */
+    a = clCreateBuffer(context, CL_MEM_READ_WRITE, COPY_BYTES, NULL, &err);
+    TRY(err);
+    b = clCreateBuffer(context, CL_MEM_READ_WRITE, COPY_BYTES, NULL, &err);
+    TRY(err);
+    cl_uint pattern = 0x5eed;
+    TRY(clEnqueueFillBuffer(queue, a, &pattern, sizeof pattern, 0, COPY_BYTES, 0, NULL, NULL));
+    TRY(clEnqueueFillBuffer(queue, b, &zero, 4, 0, COPY_BYTES, 0, NULL, NULL));
+    TRY(clEnqueueCopyBuffer(queue, a, b, 0, 0, COPY_BYTES, 0, NULL, NULL)); /* warm-up */
+    TRY(clFinish(queue));
+    best = 1e30;
+    for (int i = 0; i < COPY_RUNS; i++) {
+        t0 = now();
+        TRY(clEnqueueCopyBuffer(queue, a, b, 0, 0, COPY_BYTES, 0, NULL, NULL));
+        TRY(clFinish(queue));
+        double t = now() - t0;
+        best = t < best ? t : best;
+    }
+    r->copy_gbs = COPY_BYTES / best * 1e-9;
+    cl_uint ends[2] = {0, 0};
+    TRY(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, 4, &ends[0], 0, NULL, NULL));
+    TRY(clEnqueueReadBuffer(queue, b, CL_TRUE, COPY_BYTES - 4, 4, &ends[1], 0, NULL, NULL));
+    if (ends[0] != pattern || ends[1] != pattern) {
+        fprintf(stderr, "%s: the copy gave wrong words\n", r->name);
+        r->ok = 0;
+    }
 
 out:
     free(check);
@@ -412,6 +449,54 @@ out:
         clReleaseContext(context);
 }
 
+/* The host's own best: memcpy of COPY_BYTES split over one thread per
+ * online core, best of COPY_RUNS after a warm-up (GB/s copied). */
+struct copy_slice {
+    char *to;
+    const char *from;
+    size_t bytes;
+};
+
+static void *copy_slice(void *arg)
+{
+    struct copy_slice *slice = arg;
+    memcpy(slice->to, slice->from, slice->bytes);
+    return NULL;
+}
+
+static double host_copy_gbs(int *threads_used)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 256 ? 256 : (int)cores;
+    *threads_used = threads;
+    char *from = malloc(COPY_BYTES), *to = malloc(COPY_BYTES);
+    double best = 1e30;
+    if (!from || !to)
+        goto out;
+    memset(from, 0x5e, COPY_BYTES);
+    memset(to, 0, COPY_BYTES);
+    static struct copy_slice slices[256];
+    pthread_t ids[256];
+    size_t share = COPY_BYTES / (size_t)threads;
+    for (int run = 0; run <= COPY_RUNS; run++) {
+        double t0 = now();
+        for (int t = 0; t < threads; t++) {
+            slices[t] = (struct copy_slice){to + t * share, from + t * share,
+                                            t == threads - 1 ? COPY_BYTES - t * share : share};
+            pthread_create(&ids[t], NULL, copy_slice, &slices[t]);
+        }
+        for (int t = 0; t < threads; t++)
+            pthread_join(ids[t], NULL);
+        double t = now() - t0;
+        if (run > 0) /* the first run is the warm-up */
+            best = t < best ? t : best;
+    }
+out:
+    free(from);
+    free(to);
+    return best < 1e30 ? COPY_BYTES / best * 1e-9 : 0;
+}
+
 static double median(double *values, int count)
 {
     qsort(values, count, sizeof values[0], compare_doubles);
@@ -437,6 +522,7 @@ static void combine(struct result *runs, int reps, struct result *out)
         values[7][i] = runs[i].mid_first_ms;
         values[8][i] = runs[i].mid_cached_first_ms;
         out->triad_gbs = runs[i].triad_gbs > out->triad_gbs ? runs[i].triad_gbs : out->triad_gbs;
+        out->copy_gbs = runs[i].copy_gbs > out->copy_gbs ? runs[i].copy_gbs : out->copy_gbs;
         out->ok &= runs[i].ok;
     }
     out->latency_us = median(values[0], reps);
@@ -515,6 +601,8 @@ int main(int argc, char **argv)
         }
     for (int i = 0; i < platforms_used; i++)
         combine(runs[i], reps, &results[i]);
+    int copy_threads = 0;
+    double memcpy_gbs = host_copy_gbs(&copy_threads);
     printf("%d repetitions; latency, kernels/s, build: median; triad: best\n", reps);
     printf("%-28s %-24s %11s %10s %10s %9s %9s %9s | 20 kernels: %8s %8s %8s %8s\n", "platform",
            "device", "latency us", "kernels/s", "triad GB/s", "build ms", "1st run", "rebuild",
@@ -542,6 +630,11 @@ int main(int argc, char **argv)
                results[i].mid_first_ms / results[0].mid_first_ms,
                results[i].mid_cached_ms / results[0].mid_cached_ms,
                results[i].mid_cached_first_ms / results[0].mid_cached_first_ms);
+    printf("1 GiB copy: memcpy over %d host threads %.1f GB/s;", copy_threads, memcpy_gbs);
+    for (int i = 0; i < platforms_used; i++)
+        printf(" %s clEnqueueCopyBuffer %.1f GB/s (%.0f%%)%s", results[i].name, results[i].copy_gbs,
+               memcpy_gbs > 0 ? 100.0 * results[i].copy_gbs / memcpy_gbs : 0.0,
+               i + 1 < platforms_used ? ";" : "\n");
     int all_ok = 1;
     for (int i = 0; i < platforms_used; i++)
         all_ok &= results[i].ok;

@@ -27,6 +27,11 @@
 #define SPIN_NS 50000
 #define WORKER_STACK (16u << 20)
 #define COPY_PIECE_BYTES (512u * 1024u)
+/* At most this many pieces of a large copy or fill per worker: enough that
+ * a worker slowed by another process on its core (workers are pinned)
+ * leaves the rest to the others, instead of holding up the end with one of
+ * four big pieces. */
+#define PIECES_A_WORKER 32
 
 struct worker {
     struct cpu_device *device;
@@ -402,8 +407,8 @@ static void split(struct cpu_device *device, struct cpu_job *job)
         if (copy->rows == 1 && copy->slices == 1) {
             size_t size = copy->row_bytes;
             size_t pieces = size / COPY_PIECE_BYTES;
-            if (pieces > workers * 4)
-                pieces = workers * 4;
+            if (pieces > workers * PIECES_A_WORKER)
+                pieces = workers * PIECES_A_WORKER;
             if (pieces == 0)
                 pieces = 1;
             job->piece_size = (size + pieces - 1) / pieces;
@@ -426,8 +431,8 @@ static void split(struct cpu_device *device, struct cpu_job *job)
         }
         size_t patterns = fill->size / fill->pattern_size;
         size_t pieces = fill->size / COPY_PIECE_BYTES;
-        if (pieces > workers * 4)
-            pieces = workers * 4;
+        if (pieces > workers * PIECES_A_WORKER)
+            pieces = workers * PIECES_A_WORKER;
         if (pieces == 0)
             pieces = 1;
         size_t patterns_a_piece = (patterns + pieces - 1) / pieces;
