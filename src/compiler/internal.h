@@ -8,6 +8,7 @@
  *   library.c    link the built-in library bitcode of src/builtins
  *   metadata.c   kernel_arg_* metadata -> cc_kernel_info
  *   printf.c     printf calls -> calls of the device's printf, arguments in memory
+ *   division.c   integer division and remainder -> never trapping (6.3)
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   regions.c    kernels with barriers -> loops over the code between them
  *   vecmath.c    math calls -> also their libmvec vector variants (VFABI)
@@ -96,6 +97,11 @@ bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */
 cl_int cc_link_builtins(LLVMModuleRef module, struct cc_log *log);
+
+/* division.c: every integer division and remainder whose divisor may be 0
+ * (or -1 with a minimum dividend) divides by 1 instead, so no kernel
+ * raises SIGFPE (OpenCL C 6.3: the result is only undefined). */
+cl_int cc_guard_division(LLVMModuleRef module);
 
 /* metadata.c: the kernel table, before any code exists. `kernels` gets one
  * entry per spir_kernel function: the application's in module order, then the

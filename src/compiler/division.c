@@ -1,0 +1,104 @@
+/* division.c - integer division that never traps.
+ *
+ * OpenCL C 2.0 6.3 (b): integer division or remainder by zero gives an
+ * undefined value, not undefined behaviour, and the minimum signed value
+ * divided by -1 likewise. x86's div and idiv raise a divide error (SIGFPE)
+ * for both, which would kill the application's process, so every
+ * division and remainder whose divisor is not a constant known to be safe
+ * gets a divisor of 1 in those cases:
+ *
+ *   x / 0 and x % 0 -> x / 1 = x and x % 1 = 0 (any value would do)
+ *   MIN / -1        -> MIN / 1 = MIN, the wrapped negation
+ *   MIN % -1        -> MIN % 1 = 0, the true remainder
+ *
+ * Runs on the whole module after the built-in library is linked, on
+ * scalars and vectors alike (select works lane by lane), before O3, which
+ * then keeps the checks it cannot prove unneeded.
+ */
+#include <stdlib.h>
+
+#include "compiler/internal.h"
+
+/* `value` in every lane of `type` (an integer or a vector of them). */
+static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value, bool sign_extend)
+{
+    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
+        return LLVMConstInt(type, value, sign_extend);
+    unsigned lanes = LLVMGetVectorSize(type);
+    LLVMValueRef lane = LLVMConstInt(LLVMGetElementType(type), value, sign_extend);
+    LLVMValueRef *all = malloc(lanes * sizeof *all);
+    if (!all)
+        return NULL;
+    for (unsigned i = 0; i < lanes; i++)
+        all[i] = lane;
+    LLVMValueRef vector = LLVMConstVector(all, lanes);
+    free(all);
+    return vector;
+}
+
+/* Whether the constant `divisor` is safe: no lane is 0, and for a signed
+ * operation no lane is -1. Non-constant divisors are not. */
+static bool safe_constant(LLVMValueRef divisor, bool is_signed)
+{
+    if (LLVMIsAConstantInt(divisor)) {
+        long long value = LLVMConstIntGetSExtValue(divisor);
+        return value != 0 && !(is_signed && value == -1);
+    }
+    if (LLVMIsAConstantDataVector(divisor) || LLVMIsAConstantVector(divisor)) {
+        unsigned lanes = LLVMGetVectorSize(LLVMTypeOf(divisor));
+        for (unsigned i = 0; i < lanes; i++) {
+            LLVMValueRef lane = LLVMGetAggregateElement(divisor, i);
+            if (!lane || !safe_constant(lane, is_signed))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+static bool guard(LLVMBuilderRef b, LLVMValueRef inst, bool is_signed)
+{
+    LLVMValueRef dividend = LLVMGetOperand(inst, 0), divisor = LLVMGetOperand(inst, 1);
+    if (safe_constant(divisor, is_signed))
+        return true;
+    LLVMTypeRef type = LLVMTypeOf(divisor);
+    LLVMTypeRef lane_type =
+        LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetElementType(type) : type;
+    unsigned bits = LLVMGetIntTypeWidth(lane_type);
+    LLVMValueRef zero = LLVMConstNull(type), one = splat(type, 1, false);
+    if (!one)
+        return false;
+    LLVMPositionBuilderBefore(b, inst);
+    LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntEQ, divisor, zero, "div.zero");
+    if (is_signed) {
+        LLVMValueRef minimum = splat(type, bits >= 64 ? 1ull << 63 : 1ull << (bits - 1), false);
+        if (!minimum)
+            return false;
+        LLVMValueRef minus_one = LLVMBuildICmp(b, LLVMIntEQ, divisor, LLVMConstAllOnes(type), "");
+        LLVMValueRef is_min = LLVMBuildICmp(b, LLVMIntEQ, dividend, minimum, "");
+        bad = LLVMBuildOr(b, bad, LLVMBuildAnd(b, minus_one, is_min, ""), "div.overflow");
+    }
+    LLVMSetOperand(inst, 1, LLVMBuildSelect(b, bad, one, divisor, "div.safe"));
+    return true;
+}
+
+cl_int cc_guard_division(LLVMModuleRef module)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    if (!b)
+        return CL_OUT_OF_HOST_MEMORY;
+    bool ok = true;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && ok; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && ok;
+                 inst = LLVMGetNextInstruction(inst)) {
+                LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+                if (op == LLVMSDiv || op == LLVMSRem)
+                    ok = guard(b, inst, true);
+                else if (op == LLVMUDiv || op == LLVMURem)
+                    ok = guard(b, inst, false);
+            }
+    LLVMDisposeBuilder(b);
+    return ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
