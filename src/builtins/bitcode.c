@@ -1,7 +1,8 @@
 /* bitcode.c - the embedded built-in library (see builtins.h).
  *
- * The assembler's .incbin pulls the bitcode files that CMake builds from the
- * *.cl files into .rodata; CPUCL_BUILTINS_DIR is their directory. */
+ * The assembler's .incbin pulls the files of parts that CMake builds from
+ * the *.cl files (split.cpp) into .rodata; CPUCL_BUILTINS_DIR is their
+ * directory. */
 #include <string.h>
 
 #include "builtins/builtins.h"
@@ -21,9 +22,9 @@
             ".popsection\n");                                                                      \
     extern const char symbol[], symbol##_end[];
 
-EMBED(builtins_x86_64, "x86-64.bc")
-EMBED(builtins_x86_64_v3, "x86-64-v3.bc")
-EMBED(builtins_x86_64_v4, "x86-64-v4.bc")
+EMBED(builtins_x86_64, "x86-64.parts")
+EMBED(builtins_x86_64_v3, "x86-64-v3.parts")
+EMBED(builtins_x86_64_v4, "x86-64-v4.parts")
 
 static const struct {
     const char *cpu;
@@ -35,7 +36,7 @@ static const struct {
     {"x86-64-v4", builtins_x86_64_v4, builtins_x86_64_v4_end, BUILTINS_SHA256_X86_64_V4},
 };
 
-const void *builtins_bitcode(const char *abi_cpu, size_t *size)
+const void *builtins_parts(const char *abi_cpu, size_t *size)
 {
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
         if (!strcmp(abi_cpu, levels[i].cpu)) {

@@ -12,10 +12,12 @@
 
 #include <stddef.h>
 
-/* The bitcode for one ABI level (a clang -target-cpu name), or NULL. */
-const void *builtins_bitcode(const char *abi_cpu, size_t *size);
+/* The library for one ABI level (a clang -target-cpu name), or NULL: its
+ * bitcode cut into parts, with an index of the names each part defines
+ * (the container split.cpp describes; src/compiler/library.c reads it). */
+const void *builtins_parts(const char *abi_cpu, size_t *size);
 
-/* The SHA-256 of that bitcode in hex, computed when cpucl was built (the
+/* The SHA-256 of those bytes in hex, computed when cpucl was built (the
  * kernel cache's keys name the library by it), or NULL. */
 const char *builtins_identity(const char *abi_cpu);
 

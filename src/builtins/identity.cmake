@@ -1,9 +1,9 @@
 # Writes ${OUTPUT}: a C header with the SHA-256 of each ABI level's library
-# bitcode in ${DIR}, which the kernel cache puts in its keys
+# (its parts, split.cpp) in ${DIR}, which the kernel cache puts in its keys
 # (src/compiler/cache.c). Hashed here, at build time, because hashing
 # 3 MB at every process start would cost more than a cached build.
 foreach(level x86-64 x86-64-v3 x86-64-v4)
-  file(SHA256 ${DIR}/${level}.bc hash)
+  file(SHA256 ${DIR}/${level}.parts hash)
   string(MAKE_C_IDENTIFIER ${level} name)
   string(TOUPPER ${name} name)
   string(APPEND text "#define BUILTINS_SHA256_${name} \"${hash}\"\n")
