@@ -94,6 +94,10 @@ cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *ou
 /* A new memory object of `context` (held) with its type and flags set and
  * its lock ready; NULL when out of memory. */
 cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags);
+/* Memory for a buffer, image or SVM allocation of `size` bytes, aligned to
+ * `alignment` (a power of two) or more, freed with free(); NULL when out
+ * of memory. Large ones are asked to be backed by huge pages. */
+void *api_alloc_storage(size_t size, size_t alignment);
 
 /* A copy of rows x slices rows of row_bytes between two pitched regions,
  * run on the workers; NULL when memory is short. */

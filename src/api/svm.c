@@ -47,9 +47,8 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
         return NULL;
     if ((alignment & (alignment - 1)) || alignment > SVM_MAX_ALIGNMENT)
         return NULL;
-    size_t rounded = (size + SVM_MAX_ALIGNMENT - 1) & ~(size_t)(SVM_MAX_ALIGNMENT - 1);
     struct rt_svm_allocation *allocation = malloc(sizeof *allocation);
-    char *pointer = rounded >= size ? aligned_alloc(SVM_MAX_ALIGNMENT, rounded) : NULL;
+    char *pointer = api_alloc_storage(size, SVM_MAX_ALIGNMENT);
     if (!allocation || !pointer) {
         free(allocation);
         free(pointer);
