@@ -8,7 +8,7 @@ packages=(
     llvm-19-dev clang-19 libclang-19-dev libclang-cpp19-dev
     llvm-spirv-15
     opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
-    libhwloc-dev libffi-dev zlib1g-dev libzstd-dev
+    libhwloc-dev libffi-dev zlib1g-dev libzstd-dev libsleef3
 )
 
 missing=()

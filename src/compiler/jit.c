@@ -66,7 +66,7 @@ bool cc_jit_symbol_allowed(const char *name)
     }
     if (!strcmp(name, "lgammaf_r"))
         return true;
-    if (cc_vecmath_symbol(name)) /* libmvec's vector functions (vecmath.c) */
+    if (cc_vecmath_symbol(name)) /* libmvec's and SLEEF's vector functions (vecmath.c) */
         return true;
     return name[0] == '_' && name[1] == '_' && strncmp(name, "__cpucl", 7) != 0;
 }
@@ -219,9 +219,10 @@ static void initialize(void)
     /* The ICD loader opens cpucl with RTLD_LOCAL, so the libraries it
      * depends on are not in the process's global scope unless the
      * application links them too: search them by name. libm: the C math
-     * functions; libmvec: the vector variants vecmath.c offers; libgcc:
-     * half conversions (__extendhfsf2, __truncdfhf2, ...). */
-    static const char *const libraries[] = {"libm.so.6", "libmvec.so.1", "libgcc_s.so.1"};
+     * functions; libmvec and SLEEF: the vector variants vecmath.c offers;
+     * libgcc: half conversions (__extendhfsf2, __truncdfhf2, ...). */
+    static const char *const libraries[] = {"libm.so.6", "libmvec.so.1", "libsleef.so.3",
+                                            "libgcc_s.so.1"};
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
         failure = LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(
             &generator, libraries[i], LLVMOrcLLJITGetGlobalPrefix(jit), process_symbol_filter,

@@ -14,10 +14,15 @@
  *
  * Accuracy: libmvec's functions are within 1-4 ulp, not always inside
  * OpenCL C 7.4's bound for the function: each variant used was measured
- * (the table below); log1p and cbrt, whose OpenCL bound is 2 ulp, stay
- * scalar. A variant is offered only
- * when this process's libmvec has it, so an older glibc means fewer
- * vectorized calls, never an unresolved symbol.
+ * (the table below). Where libmvec has no variant inside the bound, or
+ * none at all (log1p, cbrt, tgamma), SLEEF's (libsleef.so.3, Debian's
+ * libsleef3) serves: its _u10 functions are documented within 1.0 ulp,
+ * inside every bound they are used for, and are named
+ * Sleef_<stem><f|d><lanes>_u10<isa>, which the VFABI attribute maps the
+ * vector ABI name to. (Not log1p: SLEEF's returns infinity above 1e38 for
+ * float, where OpenCL wants a finite result; it stays scalar.) A variant is offered only when this process's
+ * library has it, so an older glibc or no SLEEF means fewer vectorized
+ * calls, never an unresolved symbol.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -27,9 +32,10 @@
 
 #include "compiler/internal.h"
 
-/* libmvec's name stem, LLVM's intrinsic (NULL: none), arity, and the ISAs
- * (b, d, e: see isas below) whose float and whose double variant is
- * accurate enough. Measured against glibc 2.36 (Debian 12), float inputs
+/* libmvec's name stem, LLVM's intrinsic (NULL: none), arity, the ISAs
+ * (b, d, e: see isas below) whose libmvec float and double variants are
+ * accurate enough, and whether SLEEF's 1-ulp variant may serve where
+ * libmvec does not. Measured against glibc 2.36 (Debian 12), float inputs
  * every 61st bit pattern and, for the functions within half an ulp of
  * their bound, all 2^32 of them; double 20 million inputs, half of them of
  * magnitude 2^-7..2^8; the worst error in ulps against a double (float)
@@ -48,32 +54,38 @@ static const struct function {
     const char *intrinsic;
     int arity;
     const char *float_isas, *double_isas;
+    bool sleef;
 } functions[] = {
-    {"sin", "llvm.sin", 1, "bde", "bde"},    {"cos", "llvm.cos", 1, "bde", "bde"},
-    {"tan", "llvm.tan", 1, "bde", "bde"},    {"asin", "llvm.asin", 1, "bde", "bde"},
-    {"acos", "llvm.acos", 1, "bde", "bde"},  {"atan", "llvm.atan", 1, "bde", "bde"},
-    {"sinh", "llvm.sinh", 1, "bde", "bde"},  {"cosh", "llvm.cosh", 1, "bde", "bde"},
-    {"tanh", "llvm.tanh", 1, "bde", "bde"},  {"asinh", NULL, 1, "bde", "bde"},
-    {"acosh", NULL, 1, "bde", "bde"},        {"atanh", NULL, 1, "bde", "bde"},
-    {"exp", "llvm.exp", 1, "de", ""},        {"exp2", "llvm.exp2", 1, "bde", "bde"},
-    {"exp10", "llvm.exp10", 1, "bd", "bde"}, {"expm1", NULL, 1, "bde", "e"},
-    {"log", "llvm.log", 1, "", "bde"},       {"log2", "llvm.log2", 1, "bde", "bde"},
-    {"log10", "llvm.log10", 1, "b", "bde"},  {"erf", NULL, 1, "bde", "bde"},
-    {"erfc", NULL, 1, "bde", "bde"},         {"pow", "llvm.pow", 2, "bde", "bde"},
-    {"atan2", NULL, 2, "bde", "bde"},        {"hypot", NULL, 2, "bde", "bde"},
+    {"sin", "llvm.sin", 1, "bde", "bde", false},    {"cos", "llvm.cos", 1, "bde", "bde", false},
+    {"tan", "llvm.tan", 1, "bde", "bde", false},    {"asin", "llvm.asin", 1, "bde", "bde", false},
+    {"acos", "llvm.acos", 1, "bde", "bde", false},  {"atan", "llvm.atan", 1, "bde", "bde", false},
+    {"sinh", "llvm.sinh", 1, "bde", "bde", false},  {"cosh", "llvm.cosh", 1, "bde", "bde", false},
+    {"tanh", "llvm.tanh", 1, "bde", "bde", false},  {"asinh", NULL, 1, "bde", "bde", false},
+    {"acosh", NULL, 1, "bde", "bde", false},        {"atanh", NULL, 1, "bde", "bde", false},
+    {"exp", "llvm.exp", 1, "de", "", true},         {"exp2", "llvm.exp2", 1, "bde", "bde", false},
+    {"exp10", "llvm.exp10", 1, "bd", "bde", true},  {"expm1", NULL, 1, "bde", "e", true},
+    {"log", "llvm.log", 1, "", "bde", true},        {"log2", "llvm.log2", 1, "bde", "bde", false},
+    {"log10", "llvm.log10", 1, "b", "bde", true},   {"erf", NULL, 1, "bde", "bde", false},
+    {"erfc", NULL, 1, "bde", "bde", false},         {"pow", "llvm.pow", 2, "bde", "bde", false},
+    {"atan2", NULL, 2, "bde", "bde", false},        {"hypot", NULL, 2, "bde", "bde", false},
+    {"log1p", NULL, 1, "", "", false},              {"cbrt", NULL, 1, "", "", true},
+    {"tgamma", NULL, 1, "", "", true},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0] };
 
-/* The x86-64 VFABI ISAs: b SSE, d AVX2, e AVX-512; lanes of float. */
+/* The x86-64 VFABI ISAs: b SSE, d AVX2, e AVX-512; lanes of float; and
+ * the suffix of SLEEF's function for the ISA. */
 static const struct isa {
     char letter;
     unsigned float_lanes;
     const char *feature; /* in LLVM's host feature string */
-} isas[] = {{'b', 4, "+sse2"}, {'d', 8, "+avx2"}, {'e', 16, "+avx512f"}};
+    const char *sleef;
+} isas[] = {{'b', 4, "+sse2", "sse2"}, {'d', 8, "+avx2", "avx2"}, {'e', 16, "+avx512f", "avx512f"}};
 enum { NUM_ISAS = sizeof isas / sizeof isas[0] };
 
-/* available[f][i][d]: libmvec has function f for ISA i, d = 1 for double */
-static bool available[NUM_FUNCTIONS][NUM_ISAS][2];
+/* variant[f][i][d]: the function that computes function f for ISA i's
+ * vector (d = 1: of doubles), libmvec's or SLEEF's; "" if none */
+static char variant[NUM_FUNCTIONS][NUM_ISAS][2][40];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void vector_name(char *out, size_t size, const struct function *f, const struct isa *isa,
@@ -86,25 +98,33 @@ static void vector_name(char *out, size_t size, const struct function *f, const 
 static void find_variants(void)
 {
     const struct cc_host *host = cc_host();
-    void *library = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!host || !library)
+    void *libmvec = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_LOCAL);
+    void *sleef = dlopen("libsleef.so.3", RTLD_LAZY | RTLD_LOCAL);
+    if (!host)
         return;
-    char name[64];
+    char name[sizeof variant[0][0][0]];
     for (int f = 0; f < NUM_FUNCTIONS; f++)
         for (int i = 0; i < NUM_ISAS; i++)
             for (int d = 0; d < 2; d++) {
-                vector_name(name, sizeof name, &functions[f], &isas[i], d);
-                const char *accurate = d ? functions[f].double_isas : functions[f].float_isas;
-                available[f][i][d] = strchr(accurate, isas[i].letter) &&
-                                     strstr(host->features, isas[i].feature) &&
-                                     dlsym(library, name);
+                if (!strstr(host->features, isas[i].feature))
+                    continue;
+                const struct function *fn = &functions[f];
+                vector_name(name, sizeof name, fn, &isas[i], d);
+                const char *accurate = d ? fn->double_isas : fn->float_isas;
+                if (!(libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))) {
+                    snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
+                             isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
+                    if (!(fn->sleef && sleef && dlsym(sleef, name)))
+                        continue;
+                }
+                snprintf(variant[f][i][d], sizeof variant[f][i][d], "%s", name);
             }
-    /* the library stays loaded: the JIT binds the same functions */
+    /* the libraries stay loaded: the JIT binds the same functions */
 }
 
 bool cc_vecmath_symbol(const char *name)
 {
-    return !strncmp(name, "_ZGV", 4);
+    return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6);
 }
 
 /* Which function and type a call computes: llvm.sin.f32, sinf, sin... */
@@ -165,12 +185,12 @@ static void annotate(LLVMModuleRef module, LLVMValueRef call, int f, bool is_dou
         is_double ? LLVMDoubleTypeInContext(context) : LLVMFloatTypeInContext(context);
     size_t length;
     const char *callee = LLVMGetValueName2(LLVMGetCalledValue(call), &length);
-    char text[1024] = "", name[64], item[160];
+    char text[1024] = "", item[160];
     for (int i = 0; i < NUM_ISAS; i++) {
-        if (!available[f][i][is_double])
+        const char *name = variant[f][i][is_double];
+        if (!*name)
             continue;
         unsigned lanes = isas[i].float_lanes / (is_double ? 2 : 1);
-        vector_name(name, sizeof name, &functions[f], &isas[i], is_double);
         declare(module, name, element, lanes, functions[f].arity, kept);
         snprintf(item, sizeof item, "%s_ZGV_LLVM_N%u%s_%.*s(%s)", *text ? "," : "", lanes,
                  functions[f].arity == 2 ? "vv" : "v", (int)length, callee, name);

@@ -2,10 +2,11 @@
  * into calls of glibc's vector functions (src/compiler/vecmath.c), in a
  * work-item loop wide enough to be vectorized: every result, float and
  * double, within OpenCL C 7.4's ulp bound of a long double reference
- * computed on the host. The inputs sweep the bit patterns of each type and
+ * computed on the host (libmvec or SLEEF, vecmath.c chooses). The inputs sweep the bit patterns of each type and
  * add the points where libmvec variants we do not use are out of bounds
  * (the CTS's bruteforce failures of exp10f and logf on AVX-512). Also
- * cbrt (glibc's double one is refined here) and rootn for double. */
+ * cbrt (glibc's double one is refined here), log1p and tgamma (SLEEF's
+ * variants) and rootn for double. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,7 +32,7 @@ static const struct function {
     {"expm1", 1, 3, expm1l, NULL}, {"log", 1, 3, logl, NULL},     {"log2", 1, 3, log2l, NULL},
     {"log10", 1, 3, log10l, NULL}, {"erf", 1, 16, erfl, NULL},    {"erfc", 1, 16, erfcl, NULL},
     {"cbrt", 1, 2, cbrtl, NULL},   {"pow", 2, 16, NULL, powl},    {"atan2", 2, 6, NULL, atan2l},
-    {"hypot", 2, 4, NULL, hypotl},
+    {"hypot", 2, 4, NULL, hypotl}, {"log1p", 1, 2, log1pl, NULL}, {"tgamma", 1, 16, tgammal, NULL},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0], N = 1 << 16 };
 
