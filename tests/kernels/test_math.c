@@ -5,8 +5,8 @@
  * computed on the host (libmvec or SLEEF, vecmath.c chooses). The inputs sweep the bit patterns of each type and
  * add the points where libmvec variants we do not use are out of bounds
  * (the CTS's bruteforce failures of exp10f and logf on AVX-512). Also
- * cbrt (glibc's double one is refined here), log1p and tgamma (SLEEF's
- * variants) and rootn for double. */
+ * cbrt (glibc's double one is refined here), log1p and tgamma (left
+ * scalar: SLEEF's fail at the edges) and rootn for double. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
