@@ -11,8 +11,6 @@
 /* --- every type and width: M(T, U, BITS, N) --- */
 
 #define SAME_TYPE(T, U, BITS, N)                                                              \
-    OVL T##N add_sat(T##N x, T##N y) { return __builtin_elementwise_add_sat(x, y); }          \
-    OVL T##N sub_sat(T##N x, T##N y) { return __builtin_elementwise_sub_sat(x, y); }          \
     OVL T##N max(T##N x, T##N y) { return __builtin_elementwise_max(x, y); }                  \
     OVL T##N min(T##N x, T##N y) { return __builtin_elementwise_min(x, y); }                  \
     OVL T##N clamp(T##N x, T##N lo, T##N hi) { return min(max(x, lo), hi); }                  \
@@ -33,7 +31,17 @@
 
 /* --- the scalar forms where a cast is needed: M(T, U, BITS) --- */
 
+/* add_sat and sub_sat: a scalar argument of the elementwise builtins is
+ * promoted (char and short to int, where nothing saturates at 8 or 16
+ * bits), a vector one is not, so the scalar forms compute in a vector of
+ * two */
+#define SATURATING(T, N)                                                                      \
+    OVL T##N add_sat(T##N x, T##N y) { return __builtin_elementwise_add_sat(x, y); }          \
+    OVL T##N sub_sat(T##N x, T##N y) { return __builtin_elementwise_sub_sat(x, y); }
+
 #define SCALAR(T, U, BITS)                                                                    \
+    OVL T add_sat(T x, T y) { return __builtin_elementwise_add_sat((T##2)(x), (T##2)(y)).s0; } \
+    OVL T sub_sat(T x, T y) { return __builtin_elementwise_sub_sat((T##2)(x), (T##2)(y)).s0; } \
     OVL T clz(T x) { return (T)__builtin_clzg((U)x, BITS); }                                  \
     OVL T ctz(T x) { return (T)__builtin_ctzg((U)x, BITS); }                                  \
     OVL T popcount(T x) { return (T)__builtin_popcountg((U)x); }                              \
@@ -51,6 +59,7 @@
     SAME_TYPE(T, U, BITS, ) SAME_TYPE(T, U, BITS, 2) SAME_TYPE(T, U, BITS, 3)                 \
     SAME_TYPE(T, U, BITS, 4) SAME_TYPE(T, U, BITS, 8) SAME_TYPE(T, U, BITS, 16)               \
     SCALAR(T, U, BITS)                                                                        \
+    SATURATING(T, 2) SATURATING(T, 3) SATURATING(T, 4) SATURATING(T, 8) SATURATING(T, 16)     \
     VECTORS_OF(SCALAR_ARG, T)
 INTEGER_TYPES(ALL_WIDTHS)
 
