@@ -248,6 +248,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     hash_variable(s, "CPUCL_BARRIERS");
     hash_variable(s, "CPUCL_LOOP_BARRIERS");
     hash_variable(s, "CPUCL_NO_UNIFORM");
+    hash_variable(s, "CPUCL_SPECIALIZE");
     hash_string(s, kind);
     hash_string(s, options);
 }

@@ -32,12 +32,14 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
             llvm::MDString::get(context, "llvm.loop.interleave.count"),
             llvm::ConstantAsMetadata::get(
                 llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1))};
-        // The loop vectorizer leaves a scalar loop for the work-items that
-        // do not fill a vector; unrolling it at run time (with a prologue)
-        // doubled the machine code of region-heavy kernels and the time to
-        // generate it, for iterations that run at most once per vector.
+        // No unrolling: the loop is the vectorizer's. Unrolled fully (a
+        // constant trip count, specialize.cpp) it is never vectorized:
+        // 4x slower on a 16x16 SGEMM; the scalar loop the vectorizer
+        // leaves for the work-items that do not fill a vector, unrolled at
+        // run time (with a prologue), doubled the machine code of
+        // region-heavy kernels and the time to generate it.
         llvm::Metadata *no_runtime_unroll[] = {
-            llvm::MDString::get(context, "llvm.loop.unroll.runtime.disable")};
+            llvm::MDString::get(context, "llvm.loop.unroll.disable")};
         llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel),
                                       llvm::MDNode::get(context, no_runtime_unroll),
                                       llvm::MDNode::get(context, once)};
@@ -51,11 +53,10 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
 
 extern "C" void cc_no_runtime_unroll(LLVMValueRef latch)
 {
-    // The y and z loops over work-items: unrolling one at run time copies
-    // the whole vectorized x loop inside it, for no gain.
+    // The y and z loops over work-items: unrolling one copies the whole
+    // vectorized x loop inside it, for no gain.
     llvm::LLVMContext &context = llvm::cast<llvm::Instruction>(llvm::unwrap(latch))->getContext();
-    llvm::Metadata *disable[] = {
-        llvm::MDString::get(context, "llvm.loop.unroll.runtime.disable")};
+    llvm::Metadata *disable[] = {llvm::MDString::get(context, "llvm.loop.unroll.disable")};
     llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, disable)};
     llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
     loop->replaceOperandWith(0, loop);

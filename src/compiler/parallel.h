@@ -24,7 +24,7 @@ void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMVal
                             unsigned count, bool compact);
 
 /* Keeps the loop unroller from unrolling the loop whose latch ends in the
- * branch `latch` at run time (a work-item loop of the y or z dimension). */
+ * branch `latch` (a work-item loop of the y or z dimension). */
 void cc_no_runtime_unroll(LLVMValueRef latch);
 
 #ifdef __cplusplus

@@ -47,6 +47,7 @@
 #include "compiler/internal.h"
 #include "compiler/loops.h"
 #include "compiler/parallel.h"
+#include "compiler/specialize.h"
 
 /* How a kernel's work-items run in a work-group function. */
 enum wg_form {
@@ -943,6 +944,14 @@ struct kernel_scan {
 /* Whether fn has a loop: a branch back to its own block or an earlier one
  * (Clang lays out a loop's condition before its body; a false answer only
  * costs loops.cpp a chance). */
+/* CPUCL_SPECIALIZE=0: no copy of the work-group function for a required
+ * local size, to compare. */
+static bool specialization_wanted(void)
+{
+    const char *value = getenv("CPUCL_SPECIALIZE");
+    return !value || strcmp(value, "0");
+}
+
 static bool has_loop(LLVMValueRef fn)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -1228,6 +1237,18 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
     LLVMDisposeBuilder(b);
     if (err)
         goto out;
+
+    /* A kernel with reqd_work_group_size: a copy of its work-group function
+     * for groups of that size, with constant trip counts (specialize.cpp).
+     * Not for fibers, whose work-items the device runs. */
+    for (i = 0; i < num_kernels; i++) {
+        const size_t *required = wgs[i].kernel->reqd_work_group_size;
+        if (wgs[i].form != FIBERS && required[0] && required[1] && required[2] &&
+            specialization_wanted())
+            cc_specialize_local_size(wgs[i].exported, required,
+                                     offsetof(struct cc_wg_state, local_size),
+                                     offsetof(struct cc_wg_state, enqueued_local_size));
+    }
 
     /* Only the work-group functions stay visible; the kernels, helpers and
      * library functions, all inlined now, are dropped by globaldce. */

@@ -1,0 +1,24 @@
+/* specialize.h - a work-group function for a kernel's required local size
+ * (specialize.cpp). */
+#ifndef CPUCL_COMPILER_SPECIALIZE_H
+#define CPUCL_COMPILER_SPECIALIZE_H
+
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Makes the work-group function wg_fn(args, state) run a copy of itself
+ * with the local and enqueued local sizes (the 8-byte fields at those
+ * offsets of *state, three each) folded to `required` when the group has
+ * that size, and itself, with the enqueued size folded, otherwise. */
+void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t required[3],
+                              size_t local_size_offset, size_t enqueued_offset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
