@@ -2,6 +2,7 @@
  * by side, each result checked against the host:
  *   reduce     tree reduction in local memory, 16 Mi floats, groups of 256
  *   sgemm      C = A B, 1024^3, 16x16 tiles in local memory
+ *   sgemm_reqd the same kernel declaring reqd_work_group_size(16, 16, 1)
  *   transpose  4096^2 floats through 16x17 local tiles
  *   nbody      one step of 8192 bodies, positions staged in local tiles
  *   stencil    5-point stencil on 4096^2 floats
@@ -37,21 +38,25 @@ static const char *source =
     "    if (l == 0) out[get_group_id(0)] = t[0];\n"
     "}\n"
     "#define TS 16\n"
-    "kernel void sgemm(int n, global const float *a, global const float *b, global float *c)\n"
-    "{\n"
-    "    local float ta[TS][TS], tb[TS][TS];\n"
-    "    int lx = get_local_id(0), ly = get_local_id(1);\n"
-    "    int col = get_global_id(0), row = get_global_id(1);\n"
-    "    float sum = 0.0f;\n"
-    "    for (int k0 = 0; k0 < n; k0 += TS) {\n"
-    "        ta[ly][lx] = a[row * n + k0 + lx];\n"
-    "        tb[ly][lx] = b[(k0 + ly) * n + col];\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "        for (int k = 0; k < TS; k++) sum += ta[ly][k] * tb[k][lx];\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n"
-    "    c[row * n + col] = sum;\n"
+    "#define SGEMM(NAME, ATTRIBUTES)                                                         \\\n"
+    "ATTRIBUTES kernel void NAME(int n, global const float *a, global const float *b,       \\\n"
+    "                            global float *c)                                           \\\n"
+    "{                                                                                      \\\n"
+    "    local float ta[TS][TS], tb[TS][TS];                                                \\\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1);                                    \\\n"
+    "    int col = get_global_id(0), row = get_global_id(1);                                \\\n"
+    "    float sum = 0.0f;                                                                  \\\n"
+    "    for (int k0 = 0; k0 < n; k0 += TS) {                                               \\\n"
+    "        ta[ly][lx] = a[row * n + k0 + lx];                                             \\\n"
+    "        tb[ly][lx] = b[(k0 + ly) * n + col];                                           \\\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                  \\\n"
+    "        for (int k = 0; k < TS; k++) sum += ta[ly][k] * tb[k][lx];                     \\\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                  \\\n"
+    "    }                                                                                  \\\n"
+    "    c[row * n + col] = sum;                                                            \\\n"
     "}\n"
+    "SGEMM(sgemm, )\n"
+    "SGEMM(sgemm_reqd, __attribute__((reqd_work_group_size(TS, TS, 1))))\n"
     "kernel void transpose(int n, global const float *in, global float *out)\n"
     "{\n"
     "    local float tile[TS][TS + 1];\n"
@@ -136,10 +141,10 @@ enum {
     BLUR_N = 2048
 };
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 9 };
-static const char *const workload_names[WORKLOADS] = {"reduce",   "sgemm",    "transpose",
-                                                      "nbody",    "stencil",  "histogram",
-                                                      "blur_img", "blur_buf", "matmul"};
+enum { WORKLOADS = 10 };
+static const char *const workload_names[WORKLOADS] = {
+    "reduce",    "sgemm",    "transpose", "nbody",  "stencil",
+    "histogram", "blur_img", "blur_buf",  "matmul", "sgemm_reqd"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
 static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in;
@@ -224,6 +229,31 @@ static int gemm_ok(const float *got)
     return ok;
 }
 
+/* The tiled SGEMM under `name`: its best time; *ok, 64 entries checked
+ * against the host. */
+static double run_sgemm(cl_context context, cl_command_queue queue, cl_program program,
+                        const char *name, int reps, int *ok)
+{
+    cl_int err;
+    size_t bytes = sizeof(float) * GEMM_N * GEMM_N, global[2] = {GEMM_N, GEMM_N},
+           local[2] = {16, 16};
+    int n = GEMM_N;
+    cl_mem a = buffer(context, bytes, gemm_a), b = buffer(context, bytes, gemm_b),
+           c = buffer(context, bytes, NULL);
+    cl_kernel k = clCreateKernel(program, name, &err);
+    clSetKernelArg(k, 0, sizeof n, &n);
+    clSetKernelArg(k, 1, sizeof a, &a);
+    clSetKernelArg(k, 2, sizeof b, &b);
+    clSetKernelArg(k, 3, sizeof c, &c);
+    double ms = time_kernel(queue, k, 2, global, local, reps);
+    float *got = malloc(bytes);
+    clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+    *ok = gemm_ok(got);
+    free(got);
+    clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
+    return ms;
+}
+
 static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
 {
     cl_device_id device;
@@ -260,24 +290,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         free(got);
         clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(sums);
     }
-    { /* sgemm: 64 entries checked against the host */
-        size_t bytes = sizeof(float) * GEMM_N * GEMM_N, global[2] = {GEMM_N, GEMM_N},
-               local[2] = {16, 16};
-        int n = GEMM_N;
-        cl_mem a = buffer(context, bytes, gemm_a), b = buffer(context, bytes, gemm_b),
-               c = buffer(context, bytes, NULL);
-        cl_kernel k = clCreateKernel(program, "sgemm", &err);
-        clSetKernelArg(k, 0, sizeof n, &n);
-        clSetKernelArg(k, 1, sizeof a, &a);
-        clSetKernelArg(k, 2, sizeof b, &b);
-        clSetKernelArg(k, 3, sizeof c, &c);
-        out->ms[1] = time_kernel(queue, k, 2, global, local, reps);
-        float *got = malloc(bytes);
-        clEnqueueReadBuffer(queue, c, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
-        out->ok[1] = gemm_ok(got);
-        free(got);
-        clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
-    }
+    out->ms[1] = run_sgemm(context, queue, program, "sgemm", reps, &out->ok[1]);
     { /* transpose */
         size_t bytes = sizeof(float) * TRANSPOSE_N * TRANSPOSE_N,
                global[2] = {TRANSPOSE_N, TRANSPOSE_N}, local[2] = {16, 16};
@@ -451,6 +464,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         free(got);
         clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     }
+    out->ms[9] = run_sgemm(context, queue, program, "sgemm_reqd", reps, &out->ok[9]);
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
