@@ -1,5 +1,6 @@
 // specialize.cpp - a work-group function for the local size a kernel
-// requires (reqd_work_group_size), beside the general one.
+// requires (reqd_work_group_size) or hints at (work_group_size_hint),
+// beside the general one.
 //
 // API spec 5.10: a kernel with reqd_work_group_size(X, Y, Z) is always
 // enqueued with that local size, so every work-group but the last ones of
@@ -13,8 +14,8 @@
 // local and enqueued local sizes are the constants: the work-item loops
 // then have constant trip counts, the vectorizer needs no remainder, and
 // index arithmetic folds (a 16x16-tiled SGEMM ran 1.9x faster). Both are
-// inlined into W by O3. The enqueued size is the required one in every
-// group, so W.general gets that constant too.
+// inlined into W by O3. A required size is also the enqueued one of every
+// group, so W.general gets that constant too; a hinted one is only a hint.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -86,7 +87,8 @@ llvm::Function *copy(llvm::Function &fn, const char *suffix)
 } // namespace
 
 extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t required[3],
-                                         size_t local_size_offset, size_t enqueued_offset)
+                                         bool always_enqueued, size_t local_size_offset,
+                                         size_t enqueued_offset)
 {
     llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
     uint64_t offsets[6], values[6];
@@ -96,7 +98,8 @@ extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t requir
         values[d] = values[3 + d] = required[d];
     }
     llvm::Function *general = copy(wg, ".general");
-    fold_sizes(*general, offsets, values, 3);
+    if (always_enqueued)
+        fold_sizes(*general, offsets, values, 3);
     llvm::Function *fixed = copy(wg, ".fixed");
     fold_sizes(*fixed, offsets, values, 6);
 

@@ -3,6 +3,7 @@
 #ifndef CPUCL_COMPILER_SPECIALIZE_H
 #define CPUCL_COMPILER_SPECIALIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <llvm-c/Core.h>
@@ -13,9 +14,10 @@ extern "C" {
 
 /* Makes the work-group function wg_fn(args, state) run a copy of itself
  * with the local and enqueued local sizes (the 8-byte fields at those
- * offsets of *state, three each) folded to `required` when the group has
- * that size, and itself, with the enqueued size folded, otherwise. */
-void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t required[3],
+ * offsets of *state, three each) folded to `size` when the group has that
+ * size, and itself otherwise, with the enqueued size folded when every
+ * launch enqueues `size` (always_enqueued: reqd_work_group_size). */
+void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t size[3], bool always_enqueued,
                               size_t local_size_offset, size_t enqueued_offset);
 
 #ifdef __cplusplus

@@ -1238,14 +1238,17 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
     if (err)
         goto out;
 
-    /* A kernel with reqd_work_group_size: a copy of its work-group function
-     * for groups of that size, with constant trip counts (specialize.cpp).
-     * Not for fibers, whose work-items the device runs. */
+    /* A kernel with reqd_work_group_size (or work_group_size_hint): a copy
+     * of its work-group function for groups of that size, with constant
+     * trip counts (specialize.cpp). Not for fibers, whose work-items the
+     * device runs. */
     for (i = 0; i < num_kernels; i++) {
         const size_t *required = wgs[i].kernel->reqd_work_group_size;
-        if (wgs[i].form != FIBERS && required[0] && required[1] && required[2] &&
-            specialization_wanted())
-            cc_specialize_local_size(wgs[i].exported, required,
+        const size_t *hint = wgs[i].kernel->work_group_size_hint;
+        bool is_required = required[0] && required[1] && required[2];
+        const size_t *size = is_required ? required : hint;
+        if (wgs[i].form != FIBERS && size[0] && size[1] && size[2] && specialization_wanted())
+            cc_specialize_local_size(wgs[i].exported, size, is_required,
                                      offsetof(struct cc_wg_state, local_size),
                                      offsetof(struct cc_wg_state, enqueued_local_size));
     }

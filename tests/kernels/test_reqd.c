@@ -1,25 +1,28 @@
-/* test_reqd.c - kernels with reqd_work_group_size, which the compiler runs
- * through a work-group function specialized for that size
- * (src/compiler/specialize.cpp) in full groups and the general one in the
- * partial groups of a non-uniform range (OpenCL 2.0): every work-item
- * function's value, a reduction through local memory with barriers, and a
- * tiled matrix product, each checked on the host, in uniform and
- * non-uniform ranges. */
+/* test_reqd.c - kernels with reqd_work_group_size (and one with
+ * work_group_size_hint), which the compiler runs through a work-group
+ * function specialized for that size (src/compiler/specialize.cpp) in full
+ * groups and the general one in the partial groups of a non-uniform range
+ * (OpenCL 2.0) or, for the hint, in launches of another size: every
+ * work-item function's value, a reduction through local memory with
+ * barriers, and a tiled matrix product, each checked on the host, in
+ * uniform and non-uniform ranges. */
 #include "../harness.h"
 
 static const char *source =
-    "__attribute__((reqd_work_group_size(8, 4, 1)))\n"
-    "kernel void ids(global long *out, int width)\n"
-    "{\n"
-    "    size_t x = get_global_id(0), y = get_global_id(1);\n"
-    "    global long *o = out + 6 * (y * width + x);\n"
-    "    o[0] = get_local_id(0) + 100 * get_local_id(1);\n"
-    "    o[1] = get_local_size(0) + 100 * get_local_size(1);\n"
-    "    o[2] = get_enqueued_local_size(0) + 100 * get_enqueued_local_size(1);\n"
-    "    o[3] = get_group_id(0) + 100 * get_group_id(1);\n"
-    "    o[4] = get_local_linear_id();\n"
-    "    o[5] = get_global_linear_id();\n"
+    "#define IDS(NAME, ATTRIBUTE)                                              \\\n"
+    "ATTRIBUTE kernel void NAME(global long *out, int width)                   \\\n"
+    "{                                                                         \\\n"
+    "    size_t x = get_global_id(0), y = get_global_id(1);                    \\\n"
+    "    global long *o = out + 6 * (y * width + x);                           \\\n"
+    "    o[0] = get_local_id(0) + 100 * get_local_id(1);                       \\\n"
+    "    o[1] = get_local_size(0) + 100 * get_local_size(1);                   \\\n"
+    "    o[2] = get_enqueued_local_size(0) + 100 * get_enqueued_local_size(1); \\\n"
+    "    o[3] = get_group_id(0) + 100 * get_group_id(1);                       \\\n"
+    "    o[4] = get_local_linear_id();                                         \\\n"
+    "    o[5] = get_global_linear_id();                                        \\\n"
     "}\n"
+    "IDS(ids, __attribute__((reqd_work_group_size(8, 4, 1))))\n"
+    "IDS(ids_hint, __attribute__((work_group_size_hint(8, 4, 1))))\n"
     "__attribute__((reqd_work_group_size(16, 1, 1)))\n"
     "kernel void sums(global const int *in, global int *out, local int *t)\n"
     "{\n"
@@ -50,26 +53,27 @@ static const char *source =
     "    c[row * n + col] = sum;\n"
     "}\n";
 
-static void check_ids(struct harness *h, cl_program program, size_t width, size_t height)
+static void check_ids(struct harness *h, cl_program program, const char *name, size_t lx_size,
+                      size_t ly_size, size_t width, size_t height)
 {
     size_t count = width * height * 6;
     cl_long *out = malloc(count * sizeof *out);
     cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, count * sizeof *out, NULL);
-    cl_kernel k = harness_kernel(program, "ids");
+    cl_kernel k = harness_kernel(program, name);
     cl_int w = (cl_int)width;
     CHECK_OK(harness_args(k, 2, ARG(d), ARG(w)));
-    size_t global[2] = {width, height}, local[2] = {8, 4};
+    size_t global[2] = {width, height}, local[2] = {lx_size, ly_size};
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, count * sizeof *out, out, 0, NULL, NULL));
     long bad = 0;
     for (size_t y = 0; y < height; y++)
         for (size_t x = 0; x < width; x++) {
             const cl_long *o = out + 6 * (y * width + x);
-            size_t gx = x / 8, gy = y / 4, lx = x % 8, ly = y % 4;
-            size_t sx = width - gx * 8 < 8 ? width - gx * 8 : 8;
-            size_t sy = height - gy * 4 < 4 ? height - gy * 4 : 4;
+            size_t gx = x / lx_size, gy = y / ly_size, lx = x % lx_size, ly = y % ly_size;
+            size_t sx = width - gx * lx_size < lx_size ? width - gx * lx_size : lx_size;
+            size_t sy = height - gy * ly_size < ly_size ? height - gy * ly_size : ly_size;
             bad += o[0] != (cl_long)(lx + 100 * ly) || o[1] != (cl_long)(sx + 100 * sy) ||
-                   o[2] != 8 + 100 * 4 || o[3] != (cl_long)(gx + 100 * gy) ||
+                   o[2] != (cl_long)(lx_size + 100 * ly_size) || o[3] != (cl_long)(gx + 100 * gy) ||
                    o[4] != (cl_long)(ly * sx + lx) || o[5] != (cl_long)(y * width + x);
         }
     CHECK_NONE_WRONG(bad, "work-item functions");
@@ -139,9 +143,12 @@ int main(void)
     struct harness h = harness_open();
     cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
     REQUIRE(program);
-    check_ids(&h, program, 32, 8);  /* uniform: every group full */
-    check_ids(&h, program, 37, 10); /* partial groups in x, y and both */
-    check_ids(&h, program, 5, 3);   /* one group, partial */
+    check_ids(&h, program, "ids", 8, 4, 32, 8);  /* uniform: every group full */
+    check_ids(&h, program, "ids", 8, 4, 37, 10); /* partial groups in x, y and both */
+    check_ids(&h, program, "ids", 8, 4, 5, 3);   /* one group, partial */
+    check_ids(&h, program, "ids_hint", 8, 4, 37, 10); /* the hinted size */
+    check_ids(&h, program, "ids_hint", 4, 2, 37, 10); /* another one */
+    check_ids(&h, program, "ids_hint", 16, 1, 40, 3);
     check_sums(&h, program, 256);
     check_sums(&h, program, 100);
     check_sums(&h, program, 7);
