@@ -13,7 +13,10 @@
 // where W.general is W as it was and W.fixed a copy whose loads of the
 // local and enqueued local sizes are the constants: the work-item loops
 // then have constant trip counts, the vectorizer needs no remainder, and
-// index arithmetic folds (a 16x16-tiled SGEMM ran 1.9x faster). Both are
+// index arithmetic folds (a 16x16-tiled SGEMM ran 1.9x faster). In
+// W.fixed the work-item loops may not be unrolled at all: with a constant
+// trip count the unroller would unroll the x loop fully before the
+// vectorizer sees it (4x slower than the general function). Both are
 // inlined into W by O3. A required size is also the enqueued one of every
 // group, so W.general gets that constant too; a hinted one is only a hint.
 #include <llvm/IR/Constants.h>
@@ -73,6 +76,39 @@ void fold_sizes(llvm::Function &fn, const uint64_t *offsets, const uint64_t *val
     }
 }
 
+// In fn's loop IDs, llvm.loop.unroll.runtime.disable (parallel.cpp's
+// work-item loops) becomes llvm.loop.unroll.disable.
+void forbid_unrolling(llvm::Function &fn)
+{
+    llvm::LLVMContext &context = fn.getContext();
+    for (llvm::BasicBlock &block : fn) {
+        llvm::Instruction *latch = block.getTerminator();
+        llvm::MDNode *loop = latch ? latch->getMetadata(llvm::LLVMContext::MD_loop) : nullptr;
+        if (!loop)
+            continue;
+        std::vector<llvm::Metadata *> operands{nullptr};
+        bool changed = false;
+        for (unsigned i = 1; i < loop->getNumOperands(); i++) {
+            llvm::Metadata *operand = loop->getOperand(i);
+            auto *node = llvm::dyn_cast<llvm::MDNode>(operand);
+            auto *name = node && node->getNumOperands()
+                             ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                             : nullptr;
+            if (name && name->getString() == "llvm.loop.unroll.runtime.disable") {
+                operand = llvm::MDNode::get(
+                    context, {llvm::MDString::get(context, "llvm.loop.unroll.disable")});
+                changed = true;
+            }
+            operands.push_back(operand);
+        }
+        if (!changed)
+            continue;
+        llvm::MDNode *id = llvm::MDNode::getDistinct(context, operands);
+        id->replaceOperandWith(0, id);
+        latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+    }
+}
+
 llvm::Function *copy(llvm::Function &fn, const char *suffix)
 {
     llvm::ValueToValueMapTy map;
@@ -102,6 +138,7 @@ extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t requir
         fold_sizes(*general, offsets, values, 3);
     llvm::Function *fixed = copy(wg, ".fixed");
     fold_sizes(*fixed, offsets, values, 6);
+    forbid_unrolling(*fixed);
 
     wg.deleteBody();
     llvm::LLVMContext &context = wg.getContext();

@@ -54,11 +54,17 @@ static void test_priorities(struct harness *h, cl_program program)
     clSetKernelArg(second, 0, sizeof tickets, &tickets);
     clSetKernelArg(second, 1, sizeof high_slot, &high_slot);
     /* the device is busy with 64 long work-groups of a medium queue; then
-     * a low-priority ticket, then a high-priority one */
+     * a low-priority ticket and a high-priority one become ready together
+     * (one user event releases both, so neither can start before the
+     * other is enqueued) */
     size_t groups = 64, one = 1;
+    cl_event gate = clCreateUserEvent(h->context, &err);
+    CHECK_OK(err);
     CHECK_OK(clEnqueueNDRangeKernel(medium, busy, 1, NULL, &groups, &one, 0, NULL, NULL));
-    CHECK_OK(clEnqueueNDRangeKernel(low, first, 1, NULL, &one, &one, 0, NULL, NULL));
-    CHECK_OK(clEnqueueNDRangeKernel(high, second, 1, NULL, &one, &one, 0, NULL, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(low, first, 1, NULL, &one, &one, 1, &gate, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(high, second, 1, NULL, &one, &one, 1, &gate, NULL));
+    CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    clReleaseEvent(gate);
     CHECK_OK(clFinish(high));
     CHECK_OK(clFinish(low));
     CHECK_OK(clFinish(medium));
