@@ -138,12 +138,14 @@ bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMVa
 
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the
- * code between barriers. NULL on failure, with the reason in the log, or
- * with *unsuitable set when the kernel has too many barriers for regions
- * (the work-item function is then still a correct one for fibers). */
+ * code between barriers; *per_item gets the bytes each work-item keeps
+ * across barriers (its private memory outside registers). NULL on failure,
+ * with the reason in the log, or with *unsuitable set when the kernel has
+ * too many barriers for regions (the work-item function is then still a
+ * correct one for fibers). */
 LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
                               bool (*is_barrier)(LLVMValueRef call), bool *unsuitable,
-                              struct cc_log *log);
+                              size_t *per_item, struct cc_log *log);
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
 /* CPUCL_VECTORIZE=1: prints to stderr, per kernel, whether the loop

@@ -1230,9 +1230,10 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
 
 LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
                               bool (*is_barrier)(LLVMValueRef call), bool *unsuitable,
-                              struct cc_log *log)
+                              size_t *per_item, struct cc_log *log)
 {
     *unsuitable = false;
+    *per_item = 0;
     struct regions r = {0};
     r.module = module;
     r.context = LLVMGetModuleContext(module);
@@ -1296,6 +1297,8 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
     }
     wg = build_wg(&r, regions, name, wi);
     free(name);
+    if (!r.failed)
+        *per_item = r.per_item;
     if (getenv("CPUCL_REGIONS"))
         fprintf(stderr,
                 "cpucl: kernel %s: %u regions, %zu bytes per work-item, %zu for the group\n",

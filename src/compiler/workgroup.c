@@ -1228,7 +1228,8 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
                                  barrier_declaration(module));
         bool unsuitable;
         wgs[i].exported =
-            cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable, log);
+            cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable,
+                             &wgs[i].kernel->private_mem_size, log);
         if (!wgs[i].exported && unsuitable && !back_to_fibers(module, b, &wgs[i]))
             err = CL_OUT_OF_HOST_MEMORY;
         else if (!wgs[i].exported && !unsuitable)
@@ -1298,7 +1299,8 @@ void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels
             unsigned long long n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 1;
             total += (size_t)(n * LLVMABISizeOfType(layout, LLVMGetAllocatedType(inst)));
         }
-        kernels[i].private_mem_size = total;
+        /* on top of what regions keep per work-item across barriers */
+        kernels[i].private_mem_size += total;
     }
 }
 

@@ -1,6 +1,7 @@
 /* test_barriers.c - kernels with barriers (OpenCL C 6.13.8): in straight
  * code, in loops, in a called function, with private arrays live across
  * them, for several local sizes including non-uniform groups. */
+#include <stdbool.h>
 #include "../harness.h"
 
 static const char *source =
@@ -30,6 +31,19 @@ static const char *source =
     "    tile[l] = data[get_global_id(0)];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    data[get_global_id(0)] = tile[n - 1 - l] + keep[3] - 3 * (int)l;\n"
+    "}\n"
+    /* A private array indexed at run time on both sides of a barrier: it
+     * lives in the work-items' storage, and CL_KERNEL_PRIVATE_MEM_SIZE
+     * counts it. */
+    "kernel void keep_array(global int *data)\n"
+    "{\n"
+    "    local int tile[256];\n"
+    "    int keep[32];\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    for (int i = 0; i < 32; i++) keep[i] = data[get_global_id(0)] + i;\n"
+    "    tile[l] = keep[l % 32];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    data[get_global_id(0)] = tile[n - 1 - l] + keep[(l * 7) % 32];\n"
     "}\n"
     /* A kernel-scope __local array used in the kernel's first block, a
      * return before the barrier loop (uniform), a barrier in a do-while. */
@@ -317,7 +331,37 @@ static void check_reverse(struct harness *h, cl_program program, size_t global, 
     free(data), free(out);
 }
 
-static void run_all(struct harness *h, cl_program program)
+static void check_keep_array(struct harness *h, cl_program program, size_t global, size_t local,
+                             bool regions)
+{
+    int *data = malloc(global * sizeof *data), *out = malloc(global * sizeof *out);
+    for (size_t i = 0; i < global; i++)
+        data[i] = (int)(i * 3);
+    cl_mem d = harness_buffer(h, CL_MEM_READ_WRITE, global * sizeof *data, data);
+    cl_kernel k = harness_kernel(program, "keep_array");
+    CHECK_OK(clSetKernelArg(k, 0, sizeof d, &d));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (size_t i = 0; i < global; i++) {
+        size_t start = i / local * local, n = global - start < local ? global - start : local;
+        size_t l = i - start, mirror = start + (n - 1 - l);
+        int tile = data[mirror] + (int)((n - 1 - l) % 32);
+        bad += out[i] != tile + data[i] + (int)((l * 7) % 32);
+    }
+    CHECK(bad == 0);
+    if (regions) { /* on fibers the array is on the fiber's stack, not counted */
+        cl_ulong private_size = 0;
+        CHECK_OK(clGetKernelWorkGroupInfo(k, h->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                          sizeof private_size, &private_size, NULL));
+        CHECK(private_size >= 32 * sizeof(int));
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+    free(data), free(out);
+}
+
+static void run_all(struct harness *h, cl_program program, bool regions)
 {
     size_t locals[] = {1, 7, 64, 256, 1024};
     for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++)
@@ -325,6 +369,8 @@ static void run_all(struct harness *h, cl_program program)
     check_reduce(h, program, 1000, 64); /* non-uniform: the last group has 40 */
     check_reverse(h, program, 1024, 256);
     check_reverse(h, program, 999, 128);
+    check_keep_array(h, program, 1024, 256, regions);
+    check_keep_array(h, program, 999, 64, regions);
     check_local_sum(h, program, 1);
     check_local_sum(h, program, 64);
     check_async(h, program, 1);
@@ -394,7 +440,7 @@ int main(void)
             setenv("CPUCL_BARRIERS", "fibers", 1);
         cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
         REQUIRE(program);
-        run_all(&h, program);
+        run_all(&h, program, !fibers);
         clReleaseProgram(program);
     }
     unsetenv("CPUCL_BARRIERS");
