@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -682,6 +683,24 @@ static void evict(const char *dir)
     closedir(folder);
 }
 
+/* Whether this store should scan the folder for the bound. A scan reads
+ * every entry's size and time (a stat each): done at every store it made
+ * each build cost O(entries), most of the build time once the folder held
+ * thousands (the CTS's test_c11_atomics builds one program per case). So
+ * a process scans at its first store and then each time it has written a
+ * sixteenth of the bound since its last scan: the folder may pass the
+ * bound by that much per process, never by more. */
+static bool time_to_scan(size_t bytes)
+{
+    static atomic_bool scanned;
+    static _Atomic unsigned long long written;
+    unsigned long long total = atomic_fetch_add(&written, bytes) + bytes;
+    if (atomic_exchange(&scanned, true) && total < max_size() / 16)
+        return false;
+    atomic_store(&written, 0);
+    return true;
+}
+
 bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
 {
     memset(entry, 0, sizeof *entry);
@@ -730,7 +749,7 @@ void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry 
     bool written = write_all(fd, w.data, w.length);
     if (close(fd) || !written || rename(temporary, path))
         unlink(temporary);
-    else
+    else if (time_to_scan(w.length))
         evict(dir);
 out:
     free(temporary);
