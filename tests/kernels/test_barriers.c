@@ -310,16 +310,26 @@ static void check_reduce(struct harness *h, cl_program program, size_t global, s
     free(in), free(out);
 }
 
+/* Runs the 1D kernel `name` over `data` in place (one int argument buffer)
+ * and reads the result into out; returns the kernel for further queries. */
+static cl_kernel run_in_place(struct harness *h, cl_program program, const char *name,
+                              size_t global, size_t local, int *data, int *out)
+{
+    cl_mem d = harness_buffer(h, CL_MEM_READ_WRITE, global * sizeof *data, data);
+    cl_kernel k = harness_kernel(program, name);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof d, &d));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL, NULL));
+    clReleaseMemObject(d);
+    return k;
+}
+
 static void check_reverse(struct harness *h, cl_program program, size_t global, size_t local)
 {
     int *data = malloc(global * sizeof *data), *out = malloc(global * sizeof *out);
     for (size_t i = 0; i < global; i++)
         data[i] = (int)(i * 7);
-    cl_mem d = harness_buffer(h, CL_MEM_READ_WRITE, global * sizeof *data, data);
-    cl_kernel k = harness_kernel(program, "reverse");
-    CHECK_OK(clSetKernelArg(k, 0, sizeof d, &d));
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL, NULL));
+    cl_kernel k = run_in_place(h, program, "reverse", global, local, data, out);
     int bad = 0;
     for (size_t i = 0; i < global; i++) {
         size_t start = i / local * local, n = global - start < local ? global - start : local;
@@ -327,7 +337,6 @@ static void check_reverse(struct harness *h, cl_program program, size_t global, 
     }
     CHECK(bad == 0);
     clReleaseKernel(k);
-    clReleaseMemObject(d);
     free(data), free(out);
 }
 
@@ -337,11 +346,7 @@ static void check_keep_array(struct harness *h, cl_program program, size_t globa
     int *data = malloc(global * sizeof *data), *out = malloc(global * sizeof *out);
     for (size_t i = 0; i < global; i++)
         data[i] = (int)(i * 3);
-    cl_mem d = harness_buffer(h, CL_MEM_READ_WRITE, global * sizeof *data, data);
-    cl_kernel k = harness_kernel(program, "keep_array");
-    CHECK_OK(clSetKernelArg(k, 0, sizeof d, &d));
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL, NULL));
+    cl_kernel k = run_in_place(h, program, "keep_array", global, local, data, out);
     int bad = 0;
     for (size_t i = 0; i < global; i++) {
         size_t start = i / local * local, n = global - start < local ? global - start : local;
@@ -357,7 +362,6 @@ static void check_keep_array(struct harness *h, cl_program program, size_t globa
         CHECK(private_size >= 32 * sizeof(int));
     }
     clReleaseKernel(k);
-    clReleaseMemObject(d);
     free(data), free(out);
 }
 
