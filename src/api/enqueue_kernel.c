@@ -165,6 +165,10 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
     if (api_kernel_local_mem_size(kernel) > cpu_device_local_mem_size(queue->device->cpu))
         return CL_OUT_OF_RESOURCES;
 
+    /* The kernel's code is made at its first launch (src/compiler/codegen.c). */
+    cc_wg_fn wg = NULL;
+    if (!empty && (err = cc_kernel_code(kernel->program->built, kernel->info, &wg)))
+        return err;
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
@@ -177,7 +181,7 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
         command->has_job = true;
         command->job.kind = CPU_JOB_KERNEL;
         struct cpu_kernel_launch *launch = &command->job.u.kernel;
-        launch->wg = kernel->info->wg;
+        launch->wg = wg;
         launch->work_dim = work_dim;
         for (int d = 0; d < 3; d++) {
             launch->global_offset[d] = offset[d];

@@ -279,7 +279,11 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
         return API_INFO(multiple);
     }
     case CL_KERNEL_PRIVATE_MEM_SIZE: {
-        cl_ulong size = info->private_mem_size;
+        size_t bytes = 0;
+        cl_int err = cc_kernel_private_mem_size(kernel->program->built, info, &bytes);
+        if (err)
+            return err;
+        cl_ulong size = bytes;
         return API_INFO(size);
     }
     case CL_KERNEL_GLOBAL_WORK_SIZE:

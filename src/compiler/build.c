@@ -3,10 +3,12 @@
  *
  *   options -> Clang (frontend.cpp) -> link built-ins (library.c)
  *   -> kernel table (metadata.c) -> work-group functions (workgroup.c)
- *   -> verify -> O3 for the host -> object file -> JIT (jit.c)
+ *   -> verify -> one part per work-group function (parts.cpp)
+ *   ... at a kernel's first use: O3 for the host -> object file -> JIT
+ *   (codegen.c, jit.c)
  *
  * A build from source first looks in the kernel cache (cache.c) for the
- * object file and the rest of the program, and stores them after a build.
+ * parts and the rest of the program, and stores them after a build.
  *
  * Every build has its own LLVMContext and TargetMachine, so builds on
  * different threads share only the JIT. Errors never abort: LLVM's
@@ -29,19 +31,11 @@
 
 #include "compiler/frontend.h"
 #include "compiler/internal.h"
+#include "compiler/parts.h"
 
 #ifndef CPUCL_CLANG_RESOURCE_INCLUDE
 #error "CPUCL_CLANG_RESOURCE_INCLUDE must name clang's resource include directory"
 #endif
-
-struct cc_program {
-    struct cc_kernel_info *kernels;
-    unsigned num_kernels;
-    void *tracker;      /* the JIT's resource tracker of this program's code */
-    void *bitcode;      /* the whole program before built-ins: its binary */
-    size_t bitcode_size;
-    size_t global_variable_size; /* program-scope __global variables, bytes */
-};
 
 /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the program's own variables
  * in the global address space (COMPILER-NOTES 5), before the built-ins. */
@@ -134,14 +128,9 @@ void cc_log_printf(struct cc_log *log, const char *format, ...)
 
 /* --- LLVM diagnostics and debugging aids --- */
 
-struct diagnostics {
-    struct cc_log *log;
-    bool error;
-};
-
-static void diagnostic_handler(LLVMDiagnosticInfoRef info, void *context)
+void cc_diagnostic_handler(LLVMDiagnosticInfoRef info, void *context)
 {
-    struct diagnostics *d = context;
+    struct cc_diagnostics *d = context;
     LLVMDiagnosticSeverity severity = LLVMGetDiagInfoSeverity(info);
     if (severity != LLVMDSError && severity != LLVMDSWarning)
         return;
@@ -157,7 +146,7 @@ static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 /* CPUCL_DUMP_IR=1 prints the optimised module of every build to stderr;
  * CPUCL_DUMP_IR=all also the front end's output and the module before
  * optimisation. */
-static void dump(LLVMModuleRef module, const char *stage, bool final_stage)
+void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage)
 {
     const char *setting = getenv("CPUCL_DUMP_IR");
     if (!setting || !*setting || !strcmp(setting, "0"))
@@ -284,146 +273,6 @@ static char *cl_ext_argument(void)
     return arg;
 }
 
-/* After optimisation every remaining declaration must be something the JIT
- * can bind: an intrinsic or a C library function (jit.c). Anything else is
- * a builtin cpucl lacks or a function the program declares but never
- * defines; either way the build fails with its name. */
-static cl_int check_undefined(LLVMModuleRef module, struct cc_log *log)
-{
-    cl_int err = CL_SUCCESS;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
-        if (!LLVMIsDeclaration(fn) || LLVMGetIntrinsicID(fn) || !LLVMGetFirstUse(fn))
-            continue;
-        size_t length;
-        const char *name = LLVMGetValueName2(fn, &length);
-        if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
-            !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
-            cc_vecmath_symbol(name))
-            continue;
-        const char *plain = name;
-        size_t plain_length = length;
-        if (name[0] == '_' && name[1] == 'Z') {
-            char *end;
-            unsigned long n = strtoul(name + 2, &end, 10);
-            if (end != name + 2 && n <= strlen(end)) {
-                plain = end;
-                plain_length = n;
-            }
-        }
-        if (plain != name)
-            cc_log_printf(log, "error: function '%.*s' (%s) is not provided by cpucl yet\n",
-                          (int)plain_length, plain, name);
-        else
-            cc_log_printf(log,
-                          "error: undefined function '%s' (neither the program nor cpucl's "
-                          "built-in library defines it)\n",
-                          name);
-        err = CL_BUILD_PROGRAM_FAILURE;
-    }
-    return err;
-}
-
-/* In the object file a work-group function is named "<wg>.<placeholder>";
- * loading renames it "<wg>.<serial>", the serial number of the program in
- * this process, in hex of the same width. All programs share the JIT's
- * main JITDylib, so exported names must differ between programs, while the
- * object file must not depend on the process that made it: the kernel
- * cache stores it. */
-#define SERIAL_PLACEHOLDER "0000000000000000"
-
-static char *placeholder_name(const char *kernel_name)
-{
-    char *wg = cc_wg_function_name(kernel_name);
-    size_t length = wg ? strlen(wg) + sizeof SERIAL_PLACEHOLDER + 1 : 0;
-    char *name = wg ? malloc(length) : NULL;
-    if (name)
-        snprintf(name, length, "%s.%s", wg, SERIAL_PLACEHOLDER);
-    free(wg);
-    return name;
-}
-
-static cl_int name_workgroup_functions(LLVMModuleRef module, const struct cc_program *program,
-                                       struct cc_log *log)
-{
-    for (unsigned i = 0; i < program->num_kernels; i++) {
-        char *wg = cc_wg_function_name(program->kernels[i].name);
-        char *name = placeholder_name(program->kernels[i].name);
-        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
-        if (fn && name)
-            LLVMSetValueName2(fn, name, strlen(name));
-        free(wg);
-        free(name);
-        if (!wg || !name)
-            return CL_OUT_OF_HOST_MEMORY;
-        if (!fn) {
-            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
-                          program->kernels[i].name);
-            return CL_BUILD_PROGRAM_FAILURE;
-        }
-    }
-    return CL_SUCCESS;
-}
-
-static cl_int emit_object(LLVMModuleRef module, LLVMTargetMachineRef machine, struct cc_log *log,
-                          LLVMMemoryBufferRef *object)
-{
-    char *message = NULL;
-    cl_int err = CL_SUCCESS;
-    if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message, object)) {
-        cc_log_printf(log, "error: code generation failed: %s\n",
-                      message ? message : "unknown reason");
-        *object = NULL;
-        err = CL_BUILD_PROGRAM_FAILURE;
-    }
-    LLVMDisposeMessage(message);
-    return err;
-}
-
-/* Gives the object's work-group functions this program's names, adds it to
- * the JIT and fills in every kernel's wg. */
-static cl_int load_object(struct cc_program *program, const void *object, size_t size,
-                          struct cc_log *log)
-{
-    static atomic_ulong serial;
-    unsigned long number = atomic_fetch_add(&serial, 1) + 1;
-    unsigned n = program->num_kernels;
-    char **names = calloc(n ? n : 1, sizeof *names);
-    void **addresses = calloc(n ? n : 1, sizeof *addresses);
-    char *copy = malloc(size ? size : 1);
-    cl_int err = names && addresses && copy ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    if (copy)
-        memcpy(copy, object, size);
-    for (unsigned i = 0; i < n && !err; i++) {
-        char *placeholder = placeholder_name(program->kernels[i].name);
-        if (!(names[i] = placeholder ? strdup(placeholder) : NULL)) {
-            free(placeholder);
-            err = CL_OUT_OF_HOST_MEMORY;
-            break;
-        }
-        snprintf(names[i] + strlen(names[i]) - strlen(SERIAL_PLACEHOLDER),
-                 sizeof SERIAL_PLACEHOLDER, "%016lx", number);
-        if (!cc_object_rename(copy, size, placeholder, names[i])) {
-            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
-                          program->kernels[i].name);
-            err = CL_BUILD_PROGRAM_FAILURE;
-        }
-        free(placeholder);
-    }
-    LLVMMemoryBufferRef buffer = NULL;
-    if (!err && !(buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(copy, size, "program")))
-        err = CL_OUT_OF_HOST_MEMORY;
-    if (!err)
-        err = cc_jit_add(buffer, (const char *const *)names, n, addresses, &program->tracker, log);
-    for (unsigned i = 0; i < n && !err; i++)
-        program->kernels[i].wg = (cc_wg_fn)addresses[i];
-    for (unsigned i = 0; names && i < n; i++)
-        free(names[i]);
-    free(names);
-    free(addresses);
-    free(copy);
-    return err;
-}
-
 /* Source to an unoptimised module in `context`, with the host's triple and
  * data layout: the front half of every build and all of clCompileProgram.
  * `include_dir` (may be NULL) is searched for headers before -I paths. */
@@ -469,7 +318,7 @@ static cl_int front(const char *source, const struct cc_options *options, const 
     } else {
         LLVMSetTarget(module, host->triple);
         LLVMSetDataLayout(module, host->data_layout);
-        dump(module, "front end", false);
+        cc_dump(module, "front end", false);
     }
     if (err && module) {
         LLVMDisposeModule(module);
@@ -482,19 +331,47 @@ static cl_int front(const char *source, const struct cc_options *options, const 
     return err;
 }
 
-/* A whole program's module to an object file: built-ins, kernel table,
- * work-group functions, O3, code (load_object then JITs it). Takes the
- * module. */
-static cl_int back(LLVMModuleRef module, const struct cc_options *options, struct cc_log *log,
-                   struct cc_program *program, struct timer *timer, LLVMMemoryBufferRef *object)
+/* The work-group functions of a program's module as parts: the names of
+ * the roots, in the kernel table's order. */
+static cl_int split(LLVMModuleRef module, struct cc_program *program)
 {
-    *object = NULL;
+    unsigned n = program->num_kernels;
+    char **roots = calloc(n ? n : 1, sizeof *roots);
+    void **bitcodes = calloc(n + 1, sizeof *bitcodes);
+    size_t *sizes = calloc(n + 1, sizeof *sizes);
+    program->parts = calloc(n + 1, sizeof *program->parts);
+    cl_int err = roots && bitcodes && sizes && program->parts ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    for (unsigned i = 0; i < n && !err; i++)
+        if (!(roots[i] = cc_wg_function_name(program->kernels[i].name)))
+            err = CL_OUT_OF_HOST_MEMORY;
+    if (!err && !cc_split_module(module, (const char *const *)roots, n, bitcodes, sizes,
+                                 &program->num_shared))
+        err = CL_OUT_OF_HOST_MEMORY;
+    for (unsigned i = 0; i <= n && !err; i++) {
+        program->parts[i].bitcode = bitcodes[i];
+        program->parts[i].bitcode_size = sizes[i];
+    }
+    for (unsigned i = 0; roots && i < n; i++)
+        free(roots[i]);
+    free(roots);
+    free(bitcodes);
+    free(sizes);
+    return err;
+}
+
+/* A whole program's module to its parts: built-ins, kernel table,
+ * work-group functions, the check that everything called is defined; the
+ * parts' code is made by codegen.c. Takes the module. */
+static cl_int back(LLVMModuleRef module, const struct cc_options *options, struct cc_log *log,
+                   struct cc_program *program, struct timer *timer)
+{
     cl_int err = CL_SUCCESS;
     LLVMTargetMachineRef machine = cc_target_machine(!options->opt_disable);
     if (!machine) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto out;
     }
+    program->opt_disable = options->opt_disable;
     program->global_variable_size = global_variable_size(module);
     if ((err = cc_link_builtins(module, log)))
         goto out;
@@ -511,7 +388,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
                                            log)))
         goto out;
     timer_step(timer, "workgroup");
-    dump(module, "work-group functions", false);
+    cc_dump(module, "work-group functions", false);
 
     char *message = NULL;
     if (LLVMVerifyModule(module, LLVMReturnStatusAction, &message)) {
@@ -521,32 +398,11 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
         goto out;
     }
     LLVMDisposeMessage(message);
+    if ((err = cc_check_undefined(module, log)))
+        goto out;
     timer_step(timer, "verify");
-
-    if (!options->opt_disable)
-        cc_add_vector_math(module);
-    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef error = LLVMRunPasses(module, options->opt_disable ? "default<O0>" : "default<O3>",
-                                       machine, pass_options);
-    LLVMDisposePassBuilderOptions(pass_options);
-    if (error) {
-        char *text = LLVMGetErrorMessage(error);
-        cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);
-        LLVMDisposeErrorMessage(text);
-        err = CL_BUILD_PROGRAM_FAILURE;
-        goto out;
-    }
-    timer_step(timer, "optimise");
-    dump(module, "optimised", true);
-    if ((err = check_undefined(module, log)))
-        goto out;
-    cc_measure_private_mem(module, program->kernels, program->num_kernels);
-    if (getenv("CPUCL_VECTORIZE"))
-        cc_report_vectorization(module, program->kernels, program->num_kernels);
-    if ((err = name_workgroup_functions(module, program, log)))
-        goto out;
-    err = emit_object(module, machine, log, object);
-    timer_step(timer, "codegen");
+    err = split(module, program);
+    timer_step(timer, "split");
 out:
     LLVMDisposeModule(module);
     if (machine)
@@ -554,27 +410,33 @@ out:
     return err;
 }
 
-/* A build from the kernel cache: the entry's parts become the program's,
- * and its object is loaded. CL_SUCCESS, or a miss (any other code; the
- * program is left as it was and the log untouched). */
+/* A build from the kernel cache: the entry's parts become the program's.
+ * CL_SUCCESS, or a miss (any other code; the program is left as it was and
+ * the log untouched). */
 static cl_int load_cached(const struct cc_cache_key *key, struct cc_program *program,
                           struct cc_log *log)
 {
     struct cc_cache_entry entry;
     if (!cc_cache_load(key, &entry))
         return CL_BUILD_PROGRAM_FAILURE;
-    program->kernels = entry.kernels;
-    program->num_kernels = entry.num_kernels;
-    /* a failure to load says nothing the application should read */
-    struct cc_log scratch = {0};
-    cl_int err = load_object(program, entry.object, entry.object_size, &scratch);
-    free(scratch.text);
-    if (err) {
-        program->kernels = NULL;
-        program->num_kernels = 0;
+    unsigned n = entry.num_kernels;
+    struct cc_part *parts = calloc(n + 1, sizeof *parts);
+    if (!parts) {
         cc_cache_entry_free(&entry);
-        return err;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
+    for (unsigned i = 0; i <= n; i++) {
+        parts[i].bitcode = entry.part_sizes[i] ? entry.parts[i] : NULL;
+        parts[i].bitcode_size = entry.part_sizes[i];
+        if (!parts[i].bitcode)
+            free(entry.parts[i]);
+        entry.parts[i] = NULL;
+    }
+    program->kernels = entry.kernels;
+    program->num_kernels = n;
+    program->parts = parts;
+    program->num_shared = entry.num_shared;
+    program->opt_disable = entry.opt_disable;
     program->bitcode = entry.bitcode;
     program->bitcode_size = entry.bitcode_size;
     program->global_variable_size = entry.global_variable_size;
@@ -587,8 +449,17 @@ static cl_int load_cached(const struct cc_cache_key *key, struct cc_program *pro
 }
 
 static void store_cached(const struct cc_cache_key *key, const struct cc_program *program,
-                         const struct cc_log *log, LLVMMemoryBufferRef object)
+                         const struct cc_log *log)
 {
+    unsigned n = program->num_kernels;
+    void **parts = calloc(n + 1, sizeof *parts);
+    size_t *sizes = calloc(n + 1, sizeof *sizes);
+    if (!parts || !sizes)
+        goto out;
+    for (unsigned i = 0; i <= n; i++) {
+        parts[i] = program->parts[i].bitcode;
+        sizes[i] = program->parts[i].bitcode_size;
+    }
     struct cc_cache_entry entry = {
         .log = log->text,
         .log_length = log->length,
@@ -596,11 +467,28 @@ static void store_cached(const struct cc_cache_key *key, const struct cc_program
         .bitcode_size = program->bitcode_size,
         .global_variable_size = program->global_variable_size,
         .kernels = program->kernels,
-        .num_kernels = program->num_kernels,
-        .object = (void *)LLVMGetBufferStart(object),
-        .object_size = LLVMGetBufferSize(object),
+        .num_kernels = n,
+        .parts = parts,
+        .part_sizes = sizes,
+        .num_shared = program->num_shared,
+        .opt_disable = program->opt_disable,
     };
     cc_cache_store(key, &entry);
+out:
+    free(parts);
+    free(sizes);
+}
+
+/* A new, empty program: its serial number, its lock. */
+static struct cc_program *new_program(void)
+{
+    static atomic_ulong serial;
+    struct cc_program *program = calloc(1, sizeof *program);
+    if (!program)
+        return NULL;
+    program->serial = atomic_fetch_add(&serial, 1) + 1;
+    pthread_mutex_init(&program->lock, NULL);
+    return program;
 }
 
 static cl_int build(const char *source, const char *options_text, const struct cc_options *options,
@@ -608,39 +496,39 @@ static cl_int build(const char *source, const char *options_text, const struct c
 {
     struct timer timer;
     timer_start(&timer);
-    struct cc_cache_key key;
-    bool cacheable = cc_cache_key(source, options_text, &key);
-    if (cacheable && load_cached(&key, program, log) == CL_SUCCESS) {
+    program->cacheable = cc_cache_key(source, options_text, &program->key);
+    if (program->cacheable && load_cached(&program->key, program, log) == CL_SUCCESS) {
         timer_step(&timer, "from cache");
+        struct cc_log scratch = {0}; /* a failure to load says nothing the application reads */
+        cl_int err = cc_program_load_eager_parts(program, &scratch);
+        free(scratch.text);
+        timer_step(&timer, "load");
         timer_report(&timer);
-        return CL_SUCCESS;
+        return err;
     }
-    if (cacheable)
+    if (program->cacheable)
         timer_step(&timer, "cache miss");
     LLVMContextRef context = LLVMContextCreate();
     if (!context)
         return CL_OUT_OF_HOST_MEMORY;
-    struct diagnostics diagnostics = {log, false};
-    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    struct cc_diagnostics diagnostics = {log, false};
+    LLVMContextSetDiagnosticHandler(context, cc_diagnostic_handler, &diagnostics);
     LLVMModuleRef module;
-    LLVMMemoryBufferRef object = NULL;
     cl_int err = front(source, options, NULL, context, log, &module);
     timer_step(&timer, "frontend");
     if (!err && (err = keep_bitcode(module, &program->bitcode, &program->bitcode_size)))
         LLVMDisposeModule(module);
     if (!err)
-        err = back(module, options, log, program, &timer, &object);
-    if (!err)
-        err = load_object(program, LLVMGetBufferStart(object), LLVMGetBufferSize(object), log);
-    timer_step(&timer, "jit");
+        err = back(module, options, log, program, &timer);
     if (!err && diagnostics.error)
         err = CL_BUILD_PROGRAM_FAILURE;
-    if (!err && cacheable && !log->failed) {
-        store_cached(&key, program, log, object);
+    if (!err && program->cacheable && !log->failed) {
+        store_cached(&program->key, program, log);
         timer_step(&timer, "cache store");
     }
-    if (object)
-        LLVMDisposeMemoryBuffer(object);
+    if (!err)
+        err = cc_program_load_eager_parts(program, log);
+    timer_step(&timer, "load");
     timer_report(&timer);
     LLVMContextDispose(context);
     return err;
@@ -668,7 +556,7 @@ cl_int cc_build(const char *source, const char *options_text, char **log_out,
     *out = NULL;
     cl_int err = cc_options_parse(options_text, &options, &log);
     if (!err) {
-        program = calloc(1, sizeof *program);
+        program = new_program();
         err = program ? build(source ? source : "", options_text ? options_text : "", &options,
                               &log, program)
                       : CL_OUT_OF_HOST_MEMORY;
@@ -758,8 +646,8 @@ cl_int cc_compile(const char *source, const char *options_text, unsigned num_hea
         goto out_options;
     }
     context = LLVMContextCreate();
-    struct diagnostics diagnostics = {&log, false};
-    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    struct cc_diagnostics diagnostics = {&log, false};
+    LLVMContextSetDiagnosticHandler(context, cc_diagnostic_handler, &diagnostics);
     LLVMModuleRef module;
     err = front(source ? source : "", &options, dir, context, &log, &module);
     if (!err) {
@@ -836,21 +724,25 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
     struct cc_cache_key key;
     bool cacheable = !create_library && cc_cache_key_inputs("link", options_text, count, bitcodes,
                                                             sizes, &key);
+    if (!create_library && !(program = new_program())) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
     if (cacheable) {
-        program = calloc(1, sizeof *program);
-        if (!program) {
-            err = CL_OUT_OF_HOST_MEMORY;
-            goto out;
-        }
+        program->cacheable = true;
+        program->key = key;
         if (load_cached(&key, program, &log) == CL_SUCCESS) {
             timer_step(&timer, "from cache");
+            struct cc_log scratch = {0};
+            err = cc_program_load_eager_parts(program, &scratch);
+            free(scratch.text);
             goto out;
         }
         timer_step(&timer, "cache miss");
     }
     context = LLVMContextCreate();
-    struct diagnostics diagnostics = {&log, false};
-    LLVMContextSetDiagnosticHandler(context, diagnostic_handler, &diagnostics);
+    struct cc_diagnostics diagnostics = {&log, false};
+    LLVMContextSetDiagnosticHandler(context, cc_diagnostic_handler, &diagnostics);
     for (unsigned i = 0; i < count && !err; i++) {
         LLVMMemoryBufferRef buffer =
             LLVMCreateMemoryBufferWithMemoryRangeCopy(bitcodes[i], sizes[i], "object");
@@ -877,11 +769,6 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         LLVMDisposeModule(linked);
         goto out;
     }
-    if (!program && !(program = calloc(1, sizeof *program))) {
-        LLVMDisposeModule(linked);
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto out;
-    }
     /* Argument names are in the objects' metadata exactly when they were
      * compiled with -cl-kernel-arg-info. */
     struct cc_options options = {.kernel_arg_info = true};
@@ -889,19 +776,16 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         LLVMDisposeModule(linked);
         goto out;
     }
-    LLVMMemoryBufferRef object;
-    err = back(linked, &options, &log, program, &timer, &object);
-    if (!err)
-        err = load_object(program, LLVMGetBufferStart(object), LLVMGetBufferSize(object), &log);
-    timer_step(&timer, "jit");
+    err = back(linked, &options, &log, program, &timer);
     if (!err && diagnostics.error)
         err = CL_LINK_PROGRAM_FAILURE;
     if (!err && cacheable && !log.failed) {
-        store_cached(&key, program, &log, object);
+        store_cached(&key, program, &log);
         timer_step(&timer, "cache store");
     }
-    if (object)
-        LLVMDisposeMemoryBuffer(object);
+    if (!err)
+        err = cc_program_load_eager_parts(program, &log);
+    timer_step(&timer, "load");
     if (err == CL_BUILD_PROGRAM_FAILURE)
         err = CL_LINK_PROGRAM_FAILURE;
 out:
@@ -975,7 +859,11 @@ void cc_program_free(struct cc_program *program)
         return;
     if (program->tracker)
         cc_jit_remove(program->tracker);
+    for (unsigned i = 0; program->parts && i <= program->num_kernels; i++)
+        free(program->parts[i].bitcode);
+    free(program->parts);
     cc_free_kernels(program->kernels, program->num_kernels);
     free(program->bitcode);
+    pthread_mutex_destroy(&program->lock);
     free(program);
 }

@@ -1,13 +1,15 @@
 /* cache.c - the on-disk kernel cache (DESIGN.md: "a second run of an
  * application builds its programs from the cache").
  *
- * What: for a program built from source, the object file of its
- * work-group functions (the end of the pipeline but for the JIT's
- * linking), with what the runtime keeps besides code: the build log, the
- * kernel table and the program's bitcode (CL_PROGRAM_BINARIES). A cached
- * build skips the front end, the built-in library, the work-group passes,
- * O3 and code generation, and only loads the object (README.md has the
- * measurements behind the choice).
+ * What: for a program built from source (or linked, or translated), what
+ * the build makes before optimisation: the build log, the kernel table,
+ * the program's bitcode (CL_PROGRAM_BINARIES) and its parts, one module per
+ * work-group function (parts.cpp). A cached build skips the front end, the
+ * built-in library and the work-group passes. Each part's object file, made
+ * at the kernel's first use (codegen.c), is an entry of its own, under a
+ * key derived from the program's and the part's number: a cached kernel
+ * skips O3 and code generation too, and only loads the object (README.md
+ * has the measurements behind the choice).
  *
  * Where: $CPUCL_CACHE_DIR, else $XDG_CACHE_HOME/cpucl, else
  * $HOME/.cache/cpucl, created when missing; CPUCL_CACHE=0 turns the cache
@@ -52,7 +54,7 @@
 
 /* Bumped whenever the payload's layout or the meaning of an entry
  * changes, so older entries become misses. */
-#define CACHE_FORMAT 2
+#define CACHE_FORMAT 3
 
 static const char magic[8] = "cpuclKC\n";
 
@@ -452,7 +454,10 @@ static void put_entry(struct writer *w, const struct cc_cache_entry *entry)
     put_u64(w, entry->num_kernels);
     for (unsigned i = 0; i < entry->num_kernels; i++)
         put_kernel(w, &entry->kernels[i]);
-    put_bytes(w, entry->object, entry->object_size);
+    for (unsigned i = 0; i <= entry->num_kernels; i++)
+        put_bytes(w, entry->parts[i], entry->part_sizes[i]);
+    put_u64(w, entry->num_shared);
+    put_u64(w, entry->opt_disable);
 }
 
 /* Reading checks every length against what is left: the checksum makes a
@@ -550,21 +555,34 @@ static bool get_entry(struct reader *r, struct cc_cache_entry *entry)
     if (r->failed || num_kernels > (uint64_t)(r->end - r->p) / 96)
         return false;
     entry->kernels = calloc(num_kernels ? num_kernels : 1, sizeof *entry->kernels);
-    if (!entry->kernels)
+    entry->parts = calloc(num_kernels + 1, sizeof *entry->parts);
+    entry->part_sizes = calloc(num_kernels + 1, sizeof *entry->part_sizes);
+    if (!entry->kernels || !entry->parts || !entry->part_sizes)
         return false;
     entry->num_kernels = (unsigned)num_kernels;
     for (unsigned i = 0; i < entry->num_kernels && !r->failed; i++)
         get_kernel(r, &entry->kernels[i]);
-    entry->object = get_copy(r, &entry->object_size);
-    return !r->failed && entry->log && entry->object && r->p == r->end;
+    for (unsigned i = 0; i <= entry->num_kernels && !r->failed; i++)
+        entry->parts[i] = get_copy(r, &entry->part_sizes[i]);
+    entry->num_shared = (unsigned)get_u64(r);
+    entry->opt_disable = get_u64(r) != 0;
+    for (unsigned i = 0; i < entry->num_kernels; i++)
+        if (!entry->parts[i] || !entry->part_sizes[i])
+            return false;
+    if (entry->num_shared && !entry->part_sizes[entry->num_kernels])
+        return false;
+    return !r->failed && entry->log && r->p == r->end;
 }
 
 void cc_cache_entry_free(struct cc_cache_entry *entry)
 {
     free(entry->log);
     free(entry->bitcode);
+    for (unsigned i = 0; entry->parts && i <= entry->num_kernels; i++)
+        free(entry->parts[i]);
+    free(entry->parts);
+    free(entry->part_sizes);
     cc_free_kernels(entry->kernels, entry->num_kernels);
-    free(entry->object);
     memset(entry, 0, sizeof *entry);
 }
 
@@ -632,11 +650,19 @@ static int older_first(const void *a, const void *b)
     return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
 }
 
+/* A program's entry is named by its key in hex; a part's code entry has
+ * CODE_SUFFIX after it. */
+#define CODE_SUFFIX ".o"
+
 static bool is_entry_name(const char *name)
 {
-    if (strlen(name) != 2 * CC_SHA256_SIZE)
+    size_t length = strlen(name);
+    if (length == 2 * CC_SHA256_SIZE + strlen(CODE_SUFFIX) &&
+        !strcmp(name + 2 * CC_SHA256_SIZE, CODE_SUFFIX))
+        length = 2 * CC_SHA256_SIZE;
+    else if (length != 2 * CC_SHA256_SIZE)
         return false;
-    for (const char *p = name; *p; p++)
+    for (const char *p = name; p < name + length; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
             return false;
     return true;
@@ -701,11 +727,12 @@ static bool time_to_scan(size_t bytes)
     return true;
 }
 
-bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
+/* The payload of the entry of `key` (malloc'd, after its header), or NULL:
+ * a miss. A hit marks the entry used. */
+static unsigned char *load(const struct cc_cache_key *key, const char *suffix, struct reader *r)
 {
-    memset(entry, 0, sizeof *entry);
     char *dir = cache_directory();
-    char *path = dir ? entry_path(dir, key, "") : NULL;
+    char *path = dir ? entry_path(dir, key, suffix) : NULL;
     size_t payload_size = 0;
     unsigned char *data = path ? read_entry(path, key, &payload_size) : NULL;
     if (data) {
@@ -713,13 +740,21 @@ bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
          * they were written */
         const struct timespec times[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
         utimensat(AT_FDCWD, path, times, 0);
+        *r = (struct reader){data + sizeof(struct entry_header),
+                             data + sizeof(struct entry_header) + payload_size, false};
     }
     free(path);
     free(dir);
+    return data;
+}
+
+bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
+{
+    memset(entry, 0, sizeof *entry);
+    struct reader r;
+    unsigned char *data = load(key, "", &r);
     if (!data)
         return false;
-    struct reader r = {data + sizeof(struct entry_header),
-                       data + sizeof(struct entry_header) + payload_size, false};
     bool ok = get_entry(&r, entry);
     free(data);
     if (!ok)
@@ -727,33 +762,86 @@ bool cc_cache_load(const struct cc_cache_key *key, struct cc_cache_entry *entry)
     return ok;
 }
 
-void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry)
+/* Writes w's payload (after the room put for the header) as the entry of
+ * `key`; frees w's data. */
+static void store(const struct cc_cache_key *key, const char *suffix, struct writer *w)
 {
-    struct writer w = {0};
     struct entry_header header = {.format = CACHE_FORMAT, .header_size = sizeof header};
     memcpy(header.magic, magic, sizeof magic);
     memcpy(header.key, key->digest, sizeof header.key);
-    put(&w, &header, sizeof header);
-    put_entry(&w, entry);
     char *dir = cache_directory();
-    char *path = dir ? entry_path(dir, key, "") : NULL;
+    char *path = dir ? entry_path(dir, key, suffix) : NULL;
     char *temporary = dir ? entry_path(dir, key, ".tmp-XXXXXX") : NULL;
-    if (w.failed || !path || !temporary || !make_directories(dir))
+    if (w->failed || !path || !temporary || !make_directories(dir))
         goto out;
-    header.payload_size = w.length - sizeof header;
-    cc_sha256(w.data + sizeof header, header.payload_size, header.checksum);
-    memcpy(w.data, &header, sizeof header);
+    header.payload_size = w->length - sizeof header;
+    cc_sha256(w->data + sizeof header, header.payload_size, header.checksum);
+    memcpy(w->data, &header, sizeof header);
     int fd = mkostemp(temporary, O_CLOEXEC);
     if (fd < 0)
         goto out;
-    bool written = write_all(fd, w.data, w.length);
+    bool written = write_all(fd, w->data, w->length);
     if (close(fd) || !written || rename(temporary, path))
         unlink(temporary);
-    else if (time_to_scan(w.length))
+    else if (time_to_scan(w->length))
         evict(dir);
 out:
     free(temporary);
     free(path);
     free(dir);
-    free(w.data);
+    free(w->data);
+}
+
+void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry)
+{
+    struct writer w = {0};
+    struct entry_header header = {0};
+    put(&w, &header, sizeof header);
+    put_entry(&w, entry);
+    store(key, "", &w);
+}
+
+/* A part's code has the key SHA-256(program key, "code", index). */
+static void code_key(const struct cc_cache_key *program, unsigned index, struct cc_cache_key *key)
+{
+    struct cc_sha256 s;
+    cc_sha256_init(&s);
+    hash_field(&s, program->digest, sizeof program->digest);
+    hash_string(&s, "code");
+    uint64_t number = index;
+    hash_field(&s, &number, sizeof number);
+    cc_sha256_final(&s, key->digest);
+}
+
+bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index, void **object,
+                        size_t *object_size, size_t *private_mem_size)
+{
+    struct cc_cache_key key;
+    code_key(program_key, index, &key);
+    struct reader r;
+    unsigned char *data = load(&key, CODE_SUFFIX, &r);
+    if (!data)
+        return false;
+    *private_mem_size = get_u64(&r);
+    *object = get_copy(&r, object_size);
+    bool ok = !r.failed && *object && r.p == r.end;
+    free(data);
+    if (!ok) {
+        free(*object);
+        *object = NULL;
+    }
+    return ok;
+}
+
+void cc_cache_store_code(const struct cc_cache_key *program_key, unsigned index,
+                         const void *object, size_t object_size, size_t private_mem_size)
+{
+    struct cc_cache_key key;
+    code_key(program_key, index, &key);
+    struct writer w = {0};
+    struct entry_header header = {0};
+    put(&w, &header, sizeof header);
+    put_u64(&w, private_mem_size);
+    put_bytes(&w, object, object_size);
+    store(&key, CODE_SUFFIX, &w);
 }

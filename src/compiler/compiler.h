@@ -114,7 +114,7 @@ struct cc_kernel_info {
      * the kernel API. Its argument 0 is the block literal (a pointer in
      * CC_ARG_VALUE), the others CC_ARG_LOCAL. */
     bool is_block;
-    cc_wg_fn wg;                      /* NULL only while building */
+    cc_wg_fn wg;                      /* NULL until the code is made: cc_kernel_code */
 };
 
 struct cc_program;  /* opaque: JITed code and its kernel table */
@@ -195,6 +195,16 @@ const struct cc_kernel_info *cc_program_find_block(const struct cc_program *prog
                                                    const char *name);
 /* Frees the code and the kernel table; no wg function may run afterwards. */
 void cc_program_free(struct cc_program *program);
+
+/* A kernel's work-group function, compiled (or loaded from the kernel
+ * cache) at the first call for the kernel; safe from any thread. Fails
+ * only for want of memory or on an internal error, which goes to stderr. */
+cl_int cc_kernel_code(struct cc_program *program, const struct cc_kernel_info *kernel,
+                      cc_wg_fn *wg);
+/* CL_KERNEL_PRIVATE_MEM_SIZE, measured on the kernel's optimised code (so
+ * made by this call when no launch made it yet). */
+cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_kernel_info *kernel,
+                                  size_t *size);
 
 /* printf (OpenCL C 6.13.13). The generated code calls, once per printf
  * call of a work-item,

@@ -12,6 +12,8 @@
  *   workgroup.c  kernels -> work-group functions, work-item builtins lowered
  *   regions.c    kernels with barriers -> loops over the code between them
  *   vecmath.c    math calls -> also their libmvec vector variants (VFABI)
+ *   parts.cpp    the module cut into one module per work-group function
+ *   codegen.c    a part's O3 and machine code, at the kernel's first use
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
@@ -21,6 +23,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include <llvm-c/Core.h>
@@ -62,8 +65,8 @@ struct cc_host {
 };
 const struct cc_host *cc_host(void); /* initialises LLVM's native target on first use */
 LLVMTargetMachineRef cc_target_machine(bool optimize);
-/* Adds one object file to the process-wide JIT under a new resource
- * tracker and looks up `count` symbols. Takes the buffer. */
+/* Adds one object file to the process-wide JIT under *tracker (a new
+ * one when NULL) and looks up `count` symbols. Takes the buffer. */
 cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
                   void **addresses, void **tracker, struct cc_log *log);
 void cc_jit_remove(void *tracker);
@@ -93,6 +96,9 @@ bool cc_is_enqueue_symbol(const char *name);
  * the work-group functions, for the loop vectorizer; run before O3. */
 void cc_add_vector_math(LLVMModuleRef module);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
+/* After O3: callers of 512-bit variants get the attribute that makes the
+ * x86 back end pass those vectors in zmm registers, as the variants expect. */
+void cc_fix_wide_vector_calls(LLVMModuleRef module);
 
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */
@@ -197,8 +203,12 @@ struct cc_cache_entry {
     size_t global_variable_size;
     struct cc_kernel_info *kernels; /* wg is not stored */
     unsigned num_kernels;
-    void *object;
-    size_t object_size;
+    /* num_kernels + 1 parts before optimisation (parts.cpp); the last one,
+     * the shared globals', has size 0 when num_shared is 0 */
+    void **parts;
+    size_t *part_sizes;
+    unsigned num_shared;
+    bool opt_disable;
 };
 /* The entry of `key`, every part malloc'd (cc_cache_entry_free), or false
  * when there is none or it is damaged: never an error, a miss. */
@@ -207,6 +217,56 @@ void cc_cache_entry_free(struct cc_cache_entry *entry);
 /* Writes the entry of `key` (whose parts the caller keeps), replacing any
  * other atomically; failures are silent (the next build compiles again). */
 void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry);
+/* The machine code of part `index` of the program of `key`, compiled at
+ * the part's first use (codegen.c), in an entry of its own: the object
+ * file (malloc'd) and the kernel's private memory size. Same rules. */
+bool cc_cache_load_code(const struct cc_cache_key *key, unsigned index, void **object,
+                        size_t *object_size, size_t *private_mem_size);
+void cc_cache_store_code(const struct cc_cache_key *key, unsigned index, const void *object,
+                         size_t object_size, size_t private_mem_size);
+
+/* build.c and codegen.c: a built program. Its kernels' code is made per
+ * part at the first use (a launch, a query of the private memory size):
+ * parts[i] is kernels[i]'s, parts[num_kernels] the shared globals', which
+ * every build loads at once, as it does the block kernels' (device-side
+ * enqueue finds them from running kernels). */
+struct cc_part {
+    void *bitcode; /* before optimisation; NULL for an absent shared part */
+    size_t bitcode_size;
+    bool loaded;   /* its code is in the JIT */
+};
+struct cc_program {
+    struct cc_kernel_info *kernels;
+    unsigned num_kernels;
+    void *tracker;      /* the JIT's resource tracker of this program's code */
+    void *bitcode;      /* the whole program before built-ins: its binary */
+    size_t bitcode_size;
+    size_t global_variable_size; /* program-scope __global variables, bytes */
+    struct cc_part *parts;
+    unsigned num_shared;
+    bool opt_disable;
+    bool cacheable;     /* key names the program's entry in the kernel cache */
+    struct cc_cache_key key;
+    unsigned long serial; /* the number that replaces CC_SERIAL_PLACEHOLDER */
+    pthread_mutex_t lock; /* making a part's code */
+};
+/* codegen.c: the code of part `index`, from the kernel cache or compiled
+ * now, loaded into the JIT (kernels[index].wg set). Safe from any thread. */
+cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log);
+/* Loads what every build loads at once: the shared globals and the block kernels. */
+cl_int cc_program_load_eager_parts(struct cc_program *program, struct cc_log *log);
+/* The declarations left in a module that nothing defines: each one is an
+ * error in the log (a built-in cpucl lacks, or a function the program
+ * declares but never defines). */
+cl_int cc_check_undefined(LLVMModuleRef module, struct cc_log *log);
+
+/* build.c: debugging aids, shared with codegen.c. */
+void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage);
+struct cc_diagnostics {
+    struct cc_log *log;
+    bool error;
+};
+void cc_diagnostic_handler(LLVMDiagnosticInfoRef info, void *context);
 
 /* The spir_kernel calling convention (COMPILER-NOTES 1). */
 #define CC_SPIR_KERNEL_CC 76

@@ -263,29 +263,35 @@ static void log_error(struct cc_log *log, const char *what, LLVMErrorRef error)
 }
 
 cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
-                  void **addresses, void **tracker_out, struct cc_log *log)
+                  void **addresses, void **tracker_inout, struct cc_log *log)
 {
-    LLVMOrcResourceTrackerRef tracker =
-        LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(jit));
+    LLVMOrcResourceTrackerRef tracker = *tracker_inout;
+    bool created = !tracker;
+    if (created)
+        tracker = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(jit));
     LLVMErrorRef error = LLVMOrcLLJITAddObjectFileWithRT(jit, tracker, object);
     if (error) {
         log_error(log, "cannot load the compiled program", error);
-        LLVMOrcReleaseResourceTracker(tracker);
+        if (created)
+            LLVMOrcReleaseResourceTracker(tracker);
         return CL_BUILD_PROGRAM_FAILURE;
     }
     /* The first lookup links the object: the cost of code loading is paid
-     * here, in the build, not at the first launch. */
+     * here, where the code is made, not at a launch. */
     for (unsigned i = 0; i < count; i++) {
         LLVMOrcExecutorAddress address = 0;
         error = LLVMOrcLLJITLookup(jit, &address, symbols[i]);
         if (error) {
             log_error(log, "cannot link the compiled program", error);
-            cc_jit_remove(tracker);
+            if (created)
+                cc_jit_remove(tracker);
+            else
+                *tracker_inout = tracker;
             return CL_BUILD_PROGRAM_FAILURE;
         }
         addresses[i] = (void *)(uintptr_t)address;
     }
-    *tracker_out = tracker;
+    *tracker_inout = tracker;
     return CL_SUCCESS;
 }
 

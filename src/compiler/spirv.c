@@ -378,8 +378,8 @@ cl_int cc_translate_spirv(const void *il, size_t size, const struct cc_spec_cons
             .log_length = strlen(*log_out),
             .bitcode = *bitcode,
             .bitcode_size = *bitcode_size,
-            .object = (void *)"",
-            .object_size = 0,
+            .parts = (void *[1]){NULL}, /* no kernels, no shared globals */
+            .part_sizes = (size_t[1]){0},
         };
         cc_cache_store(&key, &translated);
     }

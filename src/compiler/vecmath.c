@@ -249,3 +249,55 @@ void cc_add_vector_math(LLVMModuleRef module)
     keep(module, &kept);
     free(kept.functions);
 }
+
+/* Whether a type is a vector of 512 bits or more. */
+static bool is_wide_vector(LLVMTypeRef type)
+{
+    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
+        return false;
+    LLVMTypeRef element = LLVMGetElementType(type);
+    unsigned bits = LLVMGetTypeKind(element) == LLVMDoubleTypeKind  ? 64
+                    : LLVMGetTypeKind(element) == LLVMFloatTypeKind ? 32
+                    : LLVMGetTypeKind(element) == LLVMIntegerTypeKind
+                        ? LLVMGetIntTypeWidth(element)
+                        : 0;
+    return bits * LLVMGetVectorSize(type) >= 512;
+}
+
+/* After O3: a function whose code calls a variant taking or returning
+ * 512-bit vectors (_ZGVe..., Sleef_..._u10avx512f) gets
+ * "min-legal-vector-width"="512". Without it, on hosts where LLVM prefers
+ * 256-bit vectors, the x86 back end passes a <8 x double> in two ymm
+ * registers where the variant reads one zmm register: every result of such
+ * a call was garbage (rootn and pow of double with varying exponents). */
+void cc_fix_wide_vector_calls(LLVMModuleRef module)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        bool wide = false;
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(fn); block && !wide;
+             block = LLVMGetNextBasicBlock(block))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst && !wide;
+                 inst = LLVMGetNextInstruction(inst)) {
+                LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+                if (!callee || !LLVMIsAFunction(callee) || LLVMGetIntrinsicID(callee) ||
+                    !cc_vecmath_symbol(LLVMGetValueName(callee)))
+                    continue;
+                LLVMTypeRef type = LLVMGlobalGetValueType(callee);
+                wide = is_wide_vector(LLVMGetReturnType(type));
+                unsigned n = LLVMCountParamTypes(type);
+                LLVMTypeRef params[8];
+                if (n <= 8) {
+                    LLVMGetParamTypes(type, params);
+                    for (unsigned i = 0; i < n; i++)
+                        wide |= is_wide_vector(params[i]);
+                }
+            }
+        if (wide)
+            LLVMAddAttributeAtIndex(
+                fn, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(LLVMGetModuleContext(module), "min-legal-vector-width",
+                                          22, "512", 3));
+    }
+}

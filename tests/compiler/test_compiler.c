@@ -37,7 +37,9 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Builds and expects success; prints the log on failure. */
+/* Builds and expects success; prints the log on failure. Makes every
+ * kernel's code, as its first launch would (cc_kernel_code), so the tests
+ * call kernel->wg. */
 static struct cc_program *build(const char *source, const char *options)
 {
     char *log = NULL;
@@ -48,6 +50,12 @@ static struct cc_program *build(const char *source, const char *options)
         printf("FAIL: build returned %d, log:\n%s\n", err, log ? log : "(null)");
     }
     free(log);
+    for (unsigned i = 0; program && i < cc_program_num_kernels(program); i++) {
+        const struct cc_kernel_info *kernel = cc_program_kernel(program, i);
+        cc_wg_fn wg = NULL;
+        CHECK(cc_kernel_code(program, kernel, &wg) == CL_SUCCESS && wg == kernel->wg,
+              "no code for kernel %s", kernel->name);
+    }
     return program;
 }
 

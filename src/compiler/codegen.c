@@ -1,0 +1,317 @@
+/* codegen.c - a kernel's machine code, made when the kernel is first used.
+ *
+ * A build ends with the program cut into parts, one module per
+ * work-group function (parts.cpp), still unoptimised. O3 and code
+ * generation, two thirds or more of a cold build, run per part when
+ * something needs the kernel's code: its first launch, or a query of its
+ * private memory size, which is measured on the optimised code. A program
+ * of twenty kernels of which an application runs three pays for three; a
+ * clBuildProgram returns after the front end, the built-in library and
+ * the work-group passes, which is also where every error a build can
+ * report is found (the last check, for functions nothing defines, runs
+ * before the split).
+ *
+ * Each part's object file is a kernel cache entry of its own, keyed by the
+ * program's key and the part's number, so a cached program's kernels load
+ * without compiling. Parts are compiled in a context and TargetMachine of
+ * their own, under the program's lock: launches of different programs'
+ * kernels compile in parallel, two threads launching one kernel compile
+ * it once.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "compiler/internal.h"
+#include "compiler/parts.h"
+
+/* cc_check_undefined: every declaration left must be something the JIT
+ * can bind: an intrinsic or a C library function (jit.c). */
+cl_int cc_check_undefined(LLVMModuleRef module, struct cc_log *log)
+{
+    cl_int err = CL_SUCCESS;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (!LLVMIsDeclaration(fn) || LLVMGetIntrinsicID(fn) || !LLVMGetFirstUse(fn))
+            continue;
+        size_t length;
+        const char *name = LLVMGetValueName2(fn, &length);
+        if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
+            !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
+            cc_vecmath_symbol(name))
+            continue;
+        const char *plain = name;
+        size_t plain_length = length;
+        if (name[0] == '_' && name[1] == 'Z') {
+            char *end;
+            unsigned long n = strtoul(name + 2, &end, 10);
+            if (end != name + 2 && n <= strlen(end)) {
+                plain = end;
+                plain_length = n;
+            }
+        }
+        if (plain != name)
+            cc_log_printf(log, "error: function '%.*s' (%s) is not provided by cpucl yet\n",
+                          (int)plain_length, plain, name);
+        else
+            cc_log_printf(log,
+                          "error: undefined function '%s' (neither the program nor cpucl's "
+                          "built-in library defines it)\n",
+                          name);
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    return err;
+}
+
+/* In the object file a work-group function is named "<wg>.<placeholder>";
+ * loading renames it "<wg>.<serial>", the serial number of the program in
+ * this process, in hex of the same width, and so the shared globals. All
+ * programs share the JIT's main JITDylib, so exported names must differ
+ * between programs, while the object file must not depend on the process
+ * that made it: the kernel cache stores it. */
+static char *placeholder_name(const char *kernel_name)
+{
+    char *wg = cc_wg_function_name(kernel_name);
+    size_t length = wg ? strlen(wg) + sizeof CC_SERIAL_PLACEHOLDER + 1 : 0;
+    char *name = wg ? malloc(length) : NULL;
+    if (name)
+        snprintf(name, length, "%s.%s", wg, CC_SERIAL_PLACEHOLDER);
+    free(wg);
+    return name;
+}
+
+/* `name`, ending in the placeholder, with the program's serial instead. */
+static char *serial_name(const struct cc_program *program, const char *name)
+{
+    char *renamed = strdup(name);
+    if (renamed)
+        snprintf(renamed + strlen(renamed) - strlen(CC_SERIAL_PLACEHOLDER),
+                 sizeof CC_SERIAL_PLACEHOLDER, "%016lx", program->serial);
+    return renamed;
+}
+
+static bool is_kernel_part(const struct cc_program *program, unsigned index)
+{
+    return index < program->num_kernels;
+}
+
+/* Part `index` to an object file: O3 (O0 under -cl-opt-disable) and code
+ * for the host, its kernel's private memory measured. */
+static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBufferRef *object,
+                      struct cc_log *log)
+{
+    *object = NULL;
+    const struct cc_part *part = &program->parts[index];
+    LLVMContextRef context = LLVMContextCreate();
+    LLVMTargetMachineRef machine = cc_target_machine(!program->opt_disable);
+    LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRange(
+        part->bitcode, part->bitcode_size, "part", false);
+    LLVMModuleRef module = NULL;
+    cl_int err = CL_SUCCESS;
+    if (!context || !machine || !buffer) {
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto out;
+    }
+    struct cc_diagnostics diagnostics = {log, false};
+    LLVMContextSetDiagnosticHandler(context, cc_diagnostic_handler, &diagnostics);
+    if (LLVMParseBitcodeInContext2(context, buffer, &module)) {
+        cc_log_printf(log, "error: internal: part %u of the program does not parse\n", index);
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    if (!program->opt_disable)
+        cc_add_vector_math(module);
+    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(
+        module, program->opt_disable ? "default<O0>" : "default<O3>", machine, pass_options);
+    LLVMDisposePassBuilderOptions(pass_options);
+    if (error) {
+        char *text = LLVMGetErrorMessage(error);
+        cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);
+        LLVMDisposeErrorMessage(text);
+        err = CL_BUILD_PROGRAM_FAILURE;
+        goto out;
+    }
+    if (!program->opt_disable)
+        cc_fix_wide_vector_calls(module);
+    cc_dump(module, "optimised", true);
+    if ((err = cc_check_undefined(module, log)))
+        goto out;
+    if (is_kernel_part(program, index)) {
+        struct cc_kernel_info *kernel = &program->kernels[index];
+        cc_measure_private_mem(module, kernel, 1);
+        if (getenv("CPUCL_VECTORIZE"))
+            cc_report_vectorization(module, kernel, 1);
+        char *wg = cc_wg_function_name(kernel->name);
+        char *name = placeholder_name(kernel->name);
+        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+        if (fn && name)
+            LLVMSetValueName2(fn, name, strlen(name));
+        else if (wg && name)
+            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
+                          kernel->name);
+        err = !wg || !name ? CL_OUT_OF_HOST_MEMORY : fn ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+        free(wg);
+        free(name);
+        if (err)
+            goto out;
+    }
+    char *message = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(machine, module, LLVMObjectFile, &message, object)) {
+        cc_log_printf(log, "error: code generation failed: %s\n",
+                      message ? message : "unknown reason");
+        *object = NULL;
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    LLVMDisposeMessage(message);
+    if (!err && diagnostics.error)
+        err = CL_BUILD_PROGRAM_FAILURE;
+out:
+    if (module)
+        LLVMDisposeModule(module);
+    if (buffer)
+        LLVMDisposeMemoryBuffer(buffer);
+    if (machine)
+        LLVMDisposeTargetMachine(machine);
+    if (context)
+        LLVMContextDispose(context);
+    if (err && *object) {
+        LLVMDisposeMemoryBuffer(*object);
+        *object = NULL;
+    }
+    return err;
+}
+
+/* Gives the object's exported names the program's serial, adds it to the
+ * JIT and, for a kernel's part, sets the kernel's wg. */
+static cl_int load(struct cc_program *program, unsigned index, const void *object, size_t size,
+                   struct cc_log *log)
+{
+    char *copy = malloc(size ? size : 1);
+    char *placeholder = NULL, *name = NULL;
+    cl_int err = copy ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (!err)
+        memcpy(copy, object, size);
+    for (unsigned k = 0; k < program->num_shared && !err; k++) {
+        char shared[64];
+        cc_shared_name(k, shared, sizeof shared);
+        char *renamed = serial_name(program, shared);
+        if (!renamed)
+            err = CL_OUT_OF_HOST_MEMORY;
+        else
+            cc_object_rename(copy, size, shared, renamed); /* absent where not used */
+        free(renamed);
+    }
+    bool kernel = is_kernel_part(program, index);
+    if (!err && kernel) {
+        placeholder = placeholder_name(program->kernels[index].name);
+        name = placeholder ? serial_name(program, placeholder) : NULL;
+        if (!name)
+            err = CL_OUT_OF_HOST_MEMORY;
+        else if (!cc_object_rename(copy, size, placeholder, name)) {
+            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
+                          program->kernels[index].name);
+            err = CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    LLVMMemoryBufferRef buffer = NULL;
+    if (!err && !(buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(copy, size, "program")))
+        err = CL_OUT_OF_HOST_MEMORY;
+    void *address = NULL;
+    const char *symbols[1] = {name};
+    if (!err)
+        err = cc_jit_add(buffer, symbols, kernel ? 1 : 0, &address, &program->tracker, log);
+    if (!err && kernel)
+        __atomic_store_n(&program->kernels[index].wg, (cc_wg_fn)address, __ATOMIC_RELEASE);
+    free(placeholder);
+    free(name);
+    free(copy);
+    return err;
+}
+
+cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log)
+{
+    pthread_mutex_lock(&program->lock);
+    struct cc_part *part = &program->parts[index];
+    cl_int err = CL_SUCCESS;
+    if (part->loaded || !part->bitcode)
+        goto out;
+    void *cached = NULL;
+    size_t cached_size = 0, private_mem = 0;
+    if (program->cacheable &&
+        cc_cache_load_code(&program->key, index, &cached, &cached_size, &private_mem)) {
+        struct cc_log scratch = {0}; /* a failure to load says nothing the application reads */
+        err = load(program, index, cached, cached_size, &scratch);
+        free(scratch.text);
+        free(cached);
+        if (!err) {
+            if (is_kernel_part(program, index))
+                program->kernels[index].private_mem_size = private_mem;
+            part->loaded = true;
+            goto out;
+        }
+    }
+    LLVMMemoryBufferRef object = NULL;
+    if (!(err = compile(program, index, &object, log))) {
+        const void *bytes = LLVMGetBufferStart(object);
+        size_t size = LLVMGetBufferSize(object);
+        err = load(program, index, bytes, size, log);
+        if (!err && program->cacheable)
+            cc_cache_store_code(&program->key, index, bytes, size,
+                                is_kernel_part(program, index)
+                                    ? program->kernels[index].private_mem_size
+                                    : 0);
+        LLVMDisposeMemoryBuffer(object);
+    }
+    part->loaded = !err;
+out:
+    pthread_mutex_unlock(&program->lock);
+    return err;
+}
+
+cl_int cc_program_load_eager_parts(struct cc_program *program, struct cc_log *log)
+{
+    cl_int err = cc_program_load_part(program, program->num_kernels, log);
+    for (unsigned i = 0; i < program->num_kernels && !err; i++)
+        if (program->kernels[i].is_block)
+            err = cc_program_load_part(program, i, log);
+    return err;
+}
+
+/* The runtime's way to a kernel's code (compiler.h). An error here is
+ * internal (every error a program can cause was found by its build): the
+ * log goes to stderr, where a developer sees it, and the launch fails. */
+static cl_int ensure_code(struct cc_program *program, const struct cc_kernel_info *kernel)
+{
+    if (__atomic_load_n(&kernel->wg, __ATOMIC_ACQUIRE))
+        return CL_SUCCESS;
+    struct cc_log log = {0};
+    cl_int err = cc_program_load_part(program, (unsigned)(kernel - program->kernels), &log);
+    if (err && log.text)
+        fprintf(stderr, "cpucl: kernel '%s': %s", kernel->name, log.text);
+    free(log.text);
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+        err = CL_OUT_OF_RESOURCES;
+    return err;
+}
+
+cl_int cc_kernel_code(struct cc_program *program, const struct cc_kernel_info *kernel,
+                      cc_wg_fn *wg)
+{
+    cl_int err = ensure_code(program, kernel);
+    *wg = err ? NULL : __atomic_load_n(&kernel->wg, __ATOMIC_ACQUIRE);
+    return err;
+}
+
+cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_kernel_info *kernel,
+                                  size_t *size)
+{
+    cl_int err = ensure_code(program, kernel);
+    pthread_mutex_lock(&program->lock);
+    *size = kernel->private_mem_size;
+    pthread_mutex_unlock(&program->lock);
+    return err;
+}
