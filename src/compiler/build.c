@@ -359,6 +359,27 @@ static cl_int split(LLVMModuleRef module, struct cc_program *program)
     return err;
 }
 
+/* Before the split: no work-group function may call what nothing defines. */
+static cl_int check_called(LLVMModuleRef module, const struct cc_program *program,
+                           struct cc_log *log)
+{
+    unsigned n = program->num_kernels;
+    LLVMValueRef *roots = calloc(n ? n : 1, sizeof *roots);
+    if (!roots)
+        return CL_OUT_OF_HOST_MEMORY;
+    size_t count = 0;
+    for (unsigned i = 0; i < n; i++) {
+        char *name = cc_wg_function_name(program->kernels[i].name);
+        LLVMValueRef fn = name ? LLVMGetNamedFunction(module, name) : NULL;
+        if (fn)
+            roots[count++] = fn;
+        free(name);
+    }
+    cl_int err = cc_check_undefined(module, roots, count, log);
+    free(roots);
+    return err;
+}
+
 /* A whole program's module to its parts: built-ins, kernel table,
  * work-group functions, the check that everything called is defined; the
  * parts' code is made by codegen.c. Takes the module. */
@@ -398,7 +419,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
         goto out;
     }
     LLVMDisposeMessage(message);
-    if ((err = cc_check_undefined(module, log)))
+    if ((err = check_called(module, program, log)))
         goto out;
     timer_step(timer, "verify");
     err = split(module, program);

@@ -29,13 +29,65 @@
 #include "compiler/internal.h"
 #include "compiler/parts.h"
 
-/* cc_check_undefined: every declaration left must be something the JIT
- * can bind: an intrinsic or a C library function (jit.c). */
-cl_int cc_check_undefined(LLVMModuleRef module, struct cc_log *log)
+/* Whether `fn` is among the `count` functions of `set`. */
+static bool contains(LLVMValueRef *set, size_t count, LLVMValueRef fn)
 {
+    for (size_t i = 0; i < count; i++)
+        if (set[i] == fn)
+            return true;
+    return false;
+}
+
+/* The functions the roots call, directly or through others, the roots
+ * included (malloc'd; NULL when out of memory). Only calls count: OpenCL C
+ * has no function pointers, and a block is called directly (a program-scope
+ * block's invoke function stays referenced by its literal until O3 folds
+ * it, but runs only where it was inlined). */
+static LLVMValueRef *called_from(LLVMValueRef *roots, size_t num_roots, size_t *count)
+{
+    size_t capacity = num_roots + 16, n = 0;
+    LLVMValueRef *set = malloc(capacity * sizeof *set);
+    for (size_t i = 0; set && i < num_roots; i++)
+        set[n++] = roots[i];
+    for (size_t next = 0; set && next < n; next++)
+        for (LLVMBasicBlockRef block = LLVMGetFirstBasicBlock(set[next]); block;
+             block = LLVMGetNextBasicBlock(block))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(block); inst;
+                 inst = LLVMGetNextInstruction(inst)) {
+                LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+                if (!callee || !LLVMIsAFunction(callee) || contains(set, n, callee))
+                    continue;
+                if (n == capacity) {
+                    LLVMValueRef *grown = realloc(set, 2 * capacity * sizeof *set);
+                    if (!grown) {
+                        free(set);
+                        return NULL;
+                    }
+                    set = grown;
+                    capacity *= 2;
+                }
+                set[n++] = callee;
+            }
+    *count = n;
+    return set;
+}
+
+/* cc_check_undefined: every declaration the code can call must be
+ * something the JIT can bind: an intrinsic or a C library function
+ * (jit.c). With roots, only what they call counts (before O3, whose dead
+ * code removal the check used to follow). */
+cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_roots,
+                          struct cc_log *log)
+{
+    size_t num_called = 0;
+    LLVMValueRef *called = roots ? called_from(roots, num_roots, &num_called) : NULL;
+    if (roots && !called)
+        return CL_OUT_OF_HOST_MEMORY;
     cl_int err = CL_SUCCESS;
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         if (!LLVMIsDeclaration(fn) || LLVMGetIntrinsicID(fn) || !LLVMGetFirstUse(fn))
+            continue;
+        if (roots && !contains(called, num_called, fn))
             continue;
         size_t length;
         const char *name = LLVMGetValueName2(fn, &length);
@@ -63,6 +115,7 @@ cl_int cc_check_undefined(LLVMModuleRef module, struct cc_log *log)
                           name);
         err = CL_BUILD_PROGRAM_FAILURE;
     }
+    free(called);
     return err;
 }
 
@@ -138,7 +191,7 @@ static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBuff
     if (!program->opt_disable)
         cc_fix_wide_vector_calls(module);
     cc_dump(module, "optimised", true);
-    if ((err = cc_check_undefined(module, log)))
+    if ((err = cc_check_undefined(module, NULL, 0, log)))
         goto out;
     if (is_kernel_part(program, index)) {
         struct cc_kernel_info *kernel = &program->kernels[index];

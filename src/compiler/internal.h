@@ -255,10 +255,12 @@ struct cc_program {
 cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log);
 /* Loads what every build loads at once: the shared globals and the block kernels. */
 cl_int cc_program_load_eager_parts(struct cc_program *program, struct cc_log *log);
-/* The declarations left in a module that nothing defines: each one is an
- * error in the log (a built-in cpucl lacks, or a function the program
- * declares but never defines). */
-cl_int cc_check_undefined(LLVMModuleRef module, struct cc_log *log);
+/* The declarations left in a module that nothing defines and that code
+ * calls (with roots: code the roots call): each one is an error in the log
+ * (a built-in cpucl lacks, or a function the program declares but never
+ * defines). */
+cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_roots,
+                          struct cc_log *log);
 
 /* build.c: debugging aids, shared with codegen.c. */
 void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage);
