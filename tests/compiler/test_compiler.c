@@ -973,6 +973,38 @@ static void test_sha256(void)
           "sha256(a million a) = %s", hex);
 }
 
+/* A program-scope block calling a work-item function (OpenCL C 6.12):
+ * its invoke function stays referenced by the block literal until O3, but
+ * runs only inlined into the kernel, where get_global_id is lowered; the
+ * build's check for undefined functions must not count it. */
+static void test_global_block(void)
+{
+    struct cc_program *p = build("int __constant k = 7;\n"
+                                 "int (^__constant block)(int) = ^int(int n) {\n"
+                                 "    return k * n * (1 + (int)get_global_id(0));\n"
+                                 "};\n"
+                                 "kernel void f(global int *out) {\n"
+                                 "    out[get_global_id(0)] = block(3);\n"
+                                 "}\n",
+                                 "-cl-std=CL2.0");
+    const struct cc_kernel_info *k = p ? cc_program_find_kernel(p, "f") : NULL;
+    CHECK(k && k->wg, "global block kernel missing");
+    if (!k || !k->wg) {
+        cc_program_free(p);
+        return;
+    }
+    int out[10] = {0};
+    struct args a = args_for(k);
+    set_buffer(&a, 0, out);
+    run1(&a, 10, 5);
+    int bad = 0;
+    for (int i = 0; i < 10; i++)
+        bad += out[i] != 21 * (i + 1);
+    CHECK(bad == 0, "global block: %d wrong results", bad);
+    free(a.allocation);
+    cc_program_free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "vadd")) {
@@ -983,6 +1015,7 @@ int main(int argc, char **argv)
     printf("host cpu: %s\nextensions: %s\n", cc_host_cpu_name(), cc_device_extensions());
     test_sha256();
     test_vadd();
+    test_global_block();
     test_2d();
     test_local();
     test_values();
