@@ -17,11 +17,10 @@ extern "C" {
  * new access group that the loop's llvm.loop.parallel_accesses names. */
 void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count);
 /* The same for several loops that share the accesses (copies of one
- * body): one access group, a loop ID each. `compact`: no interleaving
- * (one vector iteration at a time), for the many small loops of a kernel
- * split into regions, where code size and compile time matter more. */
+ * body): one access group, a loop ID each. Every work-item loop is marked
+ * not to interleave (parallel.cpp says why). */
 void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMValueRef *accesses,
-                            unsigned count, bool compact);
+                            unsigned count);
 
 /* Keeps the loop unroller from unrolling the loop whose latch ends in the
  * branch `latch` (a work-item loop of the y or z dimension). */

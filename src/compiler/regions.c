@@ -1203,8 +1203,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
             LLVMBuildCondBr(r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
                             some, all);
         }
-        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count,
-                               r->num_regions > 4);
+        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count);
         free(accesses.items);
         /* every item has run: go on where they stopped */
         LLVMPositionBuilderAtEnd(r->b, after);
