@@ -71,6 +71,49 @@ static cl_int check_local_size(cl_kernel kernel, cl_device_id device, cl_uint wo
     return CL_SUCCESS;
 }
 
+/* What this launch fixes for a copy of the kernel (compiler.h): the
+ * enqueued local size; the image arguments' format when they share one;
+ * the sampler arguments' bits when they agree. */
+static void launch_facts(cl_kernel kernel, const size_t *local, struct cc_launch_facts *facts)
+{
+    const struct cc_kernel_info *info = kernel->info;
+    memset(facts, 0, sizeof *facts);
+    for (int d = 0; d < 3; d++)
+        facts->local_size[d] = local[d];
+    bool first_image = true, first_sampler = true;
+    for (unsigned i = 0; i < info->num_args; i++) {
+        const struct cc_arg_info *arg = &info->args[i];
+        if (arg->kind == CC_ARG_IMAGE) {
+            const struct cc_image *image = &kernel->args[i].mem->image;
+            if (first_image) {
+                facts->images_alike = 1;
+                facts->image_order = image->channel_order;
+                facts->image_type = image->channel_data_type;
+                facts->image_element_size = image->element_size;
+            } else if (image->channel_order != facts->image_order ||
+                       image->channel_data_type != facts->image_type) {
+                facts->images_alike = 0;
+            }
+            first_image = false;
+        } else if (arg->kind == CC_ARG_SAMPLER) {
+            uint64_t bits = 0;
+            memcpy(&bits, kernel->arg_block + arg->offset,
+                   arg->size < sizeof bits ? arg->size : sizeof bits);
+            if (first_sampler) {
+                facts->samplers_alike = 1;
+                facts->sampler_bits = (uint32_t)bits;
+            } else if ((uint32_t)bits != facts->sampler_bits) {
+                facts->samplers_alike = 0;
+            }
+            first_sampler = false;
+        }
+    }
+    if (!facts->images_alike)
+        facts->image_order = facts->image_type = facts->image_element_size = 0;
+    if (!facts->samplers_alike)
+        facts->sampler_bits = 0;
+}
+
 /* The argument block of one launch: the kernel's values with buffers
  * replaced by their storage and __local arguments by arena offsets. */
 static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
@@ -165,10 +208,16 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
     if (api_kernel_local_mem_size(kernel) > cpu_device_local_mem_size(queue->device->cpu))
         return CL_OUT_OF_RESOURCES;
 
-    /* The kernel's code is made at its first launch (src/compiler/codegen.c). */
-    cc_wg_fn wg = NULL;
-    if (!empty && (err = cc_kernel_code(kernel->program->built, kernel->info, &wg)))
-        return err;
+    /* The kernel's code is made at its first launch, a copy for this
+     * launch's facts after a few (src/compiler/codegen.c). */
+    cc_wg_fn wg = NULL, wg_full = NULL;
+    if (!empty) {
+        struct cc_launch_facts facts;
+        launch_facts(kernel, local, &facts);
+        if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts, &wg,
+                                             &wg_full)))
+            return err;
+    }
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
@@ -182,6 +231,7 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
         command->job.kind = CPU_JOB_KERNEL;
         struct cpu_kernel_launch *launch = &command->job.u.kernel;
         launch->wg = wg;
+        launch->wg_full = wg_full;
         launch->work_dim = work_dim;
         for (int d = 0; d < 3; d++) {
             launch->global_offset[d] = offset[d];

@@ -24,7 +24,18 @@
 typedef const global struct cc_image *image_desc;
 
 #define DESC(image) __builtin_astype(image, const global struct cc_image *)
-#define BITS(sampler) ((uint)__builtin_astype(sampler, ulong))
+#define BITS(sampler) __cpucl_sampler_bits((uint)__builtin_astype(sampler, ulong))
+
+/* The format fields and the sampler are read through these hooks, which
+ * the compiler replaces before optimising (src/compiler/launch.c): by
+ * loads that never change during the kernel, or, in a copy of the kernel
+ * made for a launch whose images share one format and whose samplers
+ * agree, by those constants, so that the format and addressing switches
+ * fold and the work-item loop can vectorize. */
+int __cpucl_image_order(image_desc im) __attribute__((const));
+int __cpucl_image_type(image_desc im) __attribute__((const));
+int __cpucl_image_element_size(image_desc im) __attribute__((const));
+uint __cpucl_sampler_bits(uint bits) __attribute__((const));
 
 /* A program's sampler constant (6.13.14.1) becomes a call of this with the
  * constant's bits; the bits are the sampler. */
@@ -38,7 +49,7 @@ constant void *__translate_sampler_initializer(int bits)
 static global uchar *pixel(image_desc im, int x, int y, int z)
 {
     return im->data + (ulong)z * im->slice_pitch + (ulong)y * im->row_pitch +
-           (ulong)x * (ulong)im->element_size;
+           (ulong)x * (ulong)__cpucl_image_element_size(im);
 }
 
 static bool inside(image_desc im, int x, int y, int z)
@@ -152,7 +163,7 @@ static float channel_f(int type, const global uchar *p, int i)
 static float4 load_f(image_desc im, int x, int y, int z)
 {
     const global uchar *p = pixel(im, x, y, z);
-    int type = im->channel_data_type, order = im->channel_order;
+    int type = __cpucl_image_type(im), order = __cpucl_image_order(im);
     /* the commonest formats at once */
     if (order == CLK_RGBA) {
         if (type == CLK_FLOAT)
@@ -200,7 +211,7 @@ static uint channel_bits(int type, const global uchar *p, int i)
 static uint4 load_bits(image_desc im, int x, int y, int z)
 {
     const global uchar *p = pixel(im, x, y, z);
-    int type = im->channel_data_type, order = im->channel_order;
+    int type = __cpucl_image_type(im), order = __cpucl_image_order(im);
     int n = stored_channels(order);
     uint c[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++)
@@ -229,7 +240,7 @@ static void store_f(image_desc im, int x, int y, int z, float4 v)
     if (!inside(im, x, y, z))
         return;
     global uchar *p = pixel(im, x, y, z);
-    int type = im->channel_data_type, order = im->channel_order;
+    int type = __cpucl_image_type(im), order = __cpucl_image_order(im);
     if (order == CLK_RGBA && type == CLK_FLOAT) {
         vstore4(v, 0, (global float *)p);
         return;
@@ -292,16 +303,16 @@ static void store_channel_u(int type, global uchar *p, int i, uint v)
         if (!inside(im, x, y, z))                                                             \
             return;                                                                           \
         global uchar *p = pixel(im, x, y, z);                                                 \
-        int order = im->channel_order;                                                        \
+        int order = __cpucl_image_order(im);                                                        \
         T##4 c = disarrange_##T(order, v);                                                    \
         int n = stored_channels(order);                                                       \
-        channel(im->channel_data_type, p, 0, c.x);                                            \
+        channel(__cpucl_image_type(im), p, 0, c.x);                                            \
         if (n > 1)                                                                            \
-            channel(im->channel_data_type, p, 1, c.y);                                        \
+            channel(__cpucl_image_type(im), p, 1, c.y);                                        \
         if (n > 2)                                                                            \
-            channel(im->channel_data_type, p, 2, c.z);                                        \
+            channel(__cpucl_image_type(im), p, 2, c.z);                                        \
         if (n > 3)                                                                            \
-            channel(im->channel_data_type, p, 3, c.w);                                        \
+            channel(__cpucl_image_type(im), p, 3, c.w);                                        \
     }
 STORE_INT(store_i, int, store_channel_i)
 STORE_INT(store_u, uint, store_channel_u)
@@ -312,14 +323,14 @@ static float4 fetch_f(image_desc im, int x, int y, int z)
 {
     if (inside(im, x, y, z))
         return load_f(im, x, y, z);
-    return (float4)(0.0f, 0.0f, 0.0f, has_alpha(im->channel_order) ? 0.0f : 1.0f);
+    return (float4)(0.0f, 0.0f, 0.0f, has_alpha(__cpucl_image_order(im)) ? 0.0f : 1.0f);
 }
 
 static uint4 fetch_bits(image_desc im, int x, int y, int z)
 {
     if (inside(im, x, y, z))
         return load_bits(im, x, y, z);
-    return (uint4)(0, 0, 0, has_alpha(im->channel_order) ? 0 : 1);
+    return (uint4)(0, 0, 0, has_alpha(__cpucl_image_order(im)) ? 0 : 1);
 }
 
 /* --- coordinates to indices (8.2) ---
@@ -638,9 +649,9 @@ DEPTH_WRITES(read_write)
     OVL int get_image_width(ACCESS IMG image) { return DESC(image)->width; }                  \
     OVL int get_image_channel_data_type(ACCESS IMG image)                                     \
     {                                                                                         \
-        return DESC(image)->channel_data_type;                                                \
+        return __cpucl_image_type(DESC(image));                                                \
     }                                                                                         \
-    OVL int get_image_channel_order(ACCESS IMG image) { return DESC(image)->channel_order; }
+    OVL int get_image_channel_order(ACCESS IMG image) { return __cpucl_image_order(DESC(image)); }
 #define QUERY_HEIGHT(ACCESS, IMG)                                                             \
     OVL int get_image_height(ACCESS IMG image) { return DESC(image)->height; }
 #define QUERY_DIM2(ACCESS, IMG)                                                               \

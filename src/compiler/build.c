@@ -500,14 +500,19 @@ out:
     free(sizes);
 }
 
+unsigned long cc_new_serial(void)
+{
+    static atomic_ulong serial;
+    return atomic_fetch_add(&serial, 1) + 1;
+}
+
 /* A new, empty program: its serial number, its lock. */
 static struct cc_program *new_program(void)
 {
-    static atomic_ulong serial;
     struct cc_program *program = calloc(1, sizeof *program);
     if (!program)
         return NULL;
-    program->serial = atomic_fetch_add(&serial, 1) + 1;
+    program->serial = cc_new_serial();
     pthread_mutex_init(&program->lock, NULL);
     return program;
 }
@@ -883,6 +888,7 @@ void cc_program_free(struct cc_program *program)
     for (unsigned i = 0; program->parts && i <= program->num_kernels; i++)
         free(program->parts[i].bitcode);
     free(program->parts);
+    cc_free_launch_copies(program);
     cc_free_kernels(program->kernels, program->num_kernels);
     free(program->bitcode);
     pthread_mutex_destroy(&program->lock);

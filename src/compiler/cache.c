@@ -801,8 +801,10 @@ void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry 
     store(key, "", &w);
 }
 
-/* A part's code has the key SHA-256(program key, "code", index). */
-static void code_key(const struct cc_cache_key *program, unsigned index, struct cc_cache_key *key)
+/* A part's code has the key SHA-256(program key, "code", index), a
+ * launch's copy of it SHA-256(program key, "code", index, its facts). */
+static void code_key(const struct cc_cache_key *program, unsigned index, const void *variant,
+                     size_t variant_size, struct cc_cache_key *key)
 {
     struct cc_sha256 s;
     cc_sha256_init(&s);
@@ -810,14 +812,17 @@ static void code_key(const struct cc_cache_key *program, unsigned index, struct 
     hash_string(&s, "code");
     uint64_t number = index;
     hash_field(&s, &number, sizeof number);
+    if (variant)
+        hash_field(&s, variant, variant_size);
     cc_sha256_final(&s, key->digest);
 }
 
-bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index, void **object,
+bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index,
+                        const void *variant, size_t variant_size, void **object,
                         size_t *object_size, size_t *private_mem_size)
 {
     struct cc_cache_key key;
-    code_key(program_key, index, &key);
+    code_key(program_key, index, variant, variant_size, &key);
     struct reader r;
     unsigned char *data = load(&key, CODE_SUFFIX, &r);
     if (!data)
@@ -834,10 +839,11 @@ bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index, 
 }
 
 void cc_cache_store_code(const struct cc_cache_key *program_key, unsigned index,
-                         const void *object, size_t object_size, size_t private_mem_size)
+                         const void *variant, size_t variant_size, const void *object,
+                         size_t object_size, size_t private_mem_size)
 {
     struct cc_cache_key key;
-    code_key(program_key, index, &key);
+    code_key(program_key, index, variant, variant_size, &key);
     struct writer w = {0};
     struct entry_header header = {0};
     put(&w, &header, sizeof header);

@@ -28,6 +28,7 @@
 
 #include "compiler/internal.h"
 #include "compiler/parts.h"
+#include "compiler/specialize.h"
 
 /* Whether `fn` is among the `count` functions of `set`. */
 static bool contains(LLVMValueRef *set, size_t count, LLVMValueRef fn)
@@ -93,7 +94,7 @@ cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_
         const char *name = LLVMGetValueName2(fn, &length);
         if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
             !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
-            cc_vecmath_symbol(name))
+            cc_vecmath_symbol(name) || cc_is_launch_hook(name))
             continue;
         const char *plain = name;
         size_t plain_length = length;
@@ -136,14 +137,60 @@ static char *placeholder_name(const char *kernel_name)
     return name;
 }
 
-/* `name`, ending in the placeholder, with the program's serial instead. */
-static char *serial_name(const struct cc_program *program, const char *name)
+/* `name`, ending in the placeholder, with `serial` instead. */
+static char *with_serial(const char *name, unsigned long serial)
 {
     char *renamed = strdup(name);
     if (renamed)
         snprintf(renamed + strlen(renamed) - strlen(CC_SERIAL_PLACEHOLDER),
-                 sizeof CC_SERIAL_PLACEHOLDER, "%016lx", program->serial);
+                 sizeof CC_SERIAL_PLACEHOLDER, "%016lx", serial);
     return renamed;
+}
+
+static char *serial_name(const struct cc_program *program, const char *name)
+{
+    return with_serial(name, program->serial);
+}
+
+/* A launch's copy of a kernel (cc_kernel_code_for_launch) is named
+ * "<wg>.launch.<placeholder>" in its object, and gets a serial of its own
+ * when loaded: a program may have several. */
+static char *copy_placeholder_name(const char *kernel_name)
+{
+    char *wg = cc_wg_function_name(kernel_name);
+    size_t length = wg ? strlen(wg) + sizeof ".launch." + sizeof CC_SERIAL_PLACEHOLDER : 0;
+    char *name = wg ? malloc(length) : NULL;
+    if (name)
+        snprintf(name, length, "%s.launch.%s", wg, CC_SERIAL_PLACEHOLDER);
+    free(wg);
+    return name;
+}
+
+/* A launch's copy runs only groups of facts->local_size items: the
+ * runtime runs the general function for the smaller last groups of a
+ * non-uniform range. The region functions are inlined first, so that the
+ * kernel's own reads of its local size fold too. */
+static cl_int fold_launch(struct cc_program *program, unsigned index, LLVMModuleRef module,
+                          LLVMTargetMachineRef machine, const struct cc_launch_facts *facts,
+                          struct cc_log *log)
+{
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(module, "always-inline", machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    if (error) {
+        char *text = LLVMGetErrorMessage(error);
+        cc_log_printf(log, "error: internal: inlining failed: %s\n", text);
+        LLVMDisposeErrorMessage(text);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    char *wg = cc_wg_function_name(program->kernels[index].name);
+    LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+    free(wg);
+    if (!fn)
+        return CL_BUILD_PROGRAM_FAILURE;
+    cc_fold_launch_local_size(fn, facts->local_size, offsetof(struct cc_wg_state, local_size),
+                              offsetof(struct cc_wg_state, enqueued_local_size));
+    return CL_SUCCESS;
 }
 
 static bool is_kernel_part(const struct cc_program *program, unsigned index)
@@ -152,8 +199,10 @@ static bool is_kernel_part(const struct cc_program *program, unsigned index)
 }
 
 /* Part `index` to an object file: O3 (O0 under -cl-opt-disable) and code
- * for the host, its kernel's private memory measured. */
-static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBufferRef *object,
+ * for the host, its kernel's private memory measured; with facts, a
+ * launch's copy of its kernel instead. */
+static cl_int compile(struct cc_program *program, unsigned index,
+                      const struct cc_launch_facts *facts, LLVMMemoryBufferRef *object,
                       struct cc_log *log)
 {
     *object = NULL;
@@ -175,6 +224,10 @@ static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBuff
         err = CL_BUILD_PROGRAM_FAILURE;
         goto out;
     }
+    cc_lower_launch_hooks(module, facts);
+    if (facts && (err = fold_launch(program, index, module, machine, facts, log)))
+        goto out;
+    cc_dump(module, facts ? "a launch's copy, before O3" : "a part, before O3", false);
     if (!program->opt_disable)
         cc_add_vector_math(module);
     LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
@@ -195,11 +248,12 @@ static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBuff
         goto out;
     if (is_kernel_part(program, index)) {
         struct cc_kernel_info *kernel = &program->kernels[index];
-        cc_measure_private_mem(module, kernel, 1);
+        if (!facts)
+            cc_measure_private_mem(module, kernel, 1);
         if (getenv("CPUCL_VECTORIZE"))
             cc_report_vectorization(module, kernel, 1);
         char *wg = cc_wg_function_name(kernel->name);
-        char *name = placeholder_name(kernel->name);
+        char *name = facts ? copy_placeholder_name(kernel->name) : placeholder_name(kernel->name);
         LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
         if (fn && name)
             LLVMSetValueName2(fn, name, strlen(name));
@@ -238,13 +292,13 @@ out:
     return err;
 }
 
-/* Gives the object's exported names the program's serial, adds it to the
- * JIT and, for a kernel's part, sets the kernel's wg. */
-static cl_int load(struct cc_program *program, unsigned index, const void *object, size_t size,
-                   struct cc_log *log)
+/* Gives the object's exported names their serials (the shared globals the
+ * program's, the work-group function, named `placeholder` in the object,
+ * `name`), adds it to the JIT and looks the function up. */
+static cl_int load(struct cc_program *program, const void *object, size_t size,
+                   const char *placeholder, const char *name, void **address, struct cc_log *log)
 {
     char *copy = malloc(size ? size : 1);
-    char *placeholder = NULL, *name = NULL;
     cl_int err = copy ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (!err)
         memcpy(copy, object, size);
@@ -258,30 +312,35 @@ static cl_int load(struct cc_program *program, unsigned index, const void *objec
             cc_object_rename(copy, size, shared, renamed); /* absent where not used */
         free(renamed);
     }
-    bool kernel = is_kernel_part(program, index);
-    if (!err && kernel) {
-        placeholder = placeholder_name(program->kernels[index].name);
-        name = placeholder ? serial_name(program, placeholder) : NULL;
-        if (!name)
-            err = CL_OUT_OF_HOST_MEMORY;
-        else if (!cc_object_rename(copy, size, placeholder, name)) {
-            cc_log_printf(log, "error: internal: no work-group function for kernel '%s'\n",
-                          program->kernels[index].name);
-            err = CL_BUILD_PROGRAM_FAILURE;
-        }
+    if (!err && placeholder && !cc_object_rename(copy, size, placeholder, name)) {
+        cc_log_printf(log, "error: internal: no work-group function %s\n", placeholder);
+        err = CL_BUILD_PROGRAM_FAILURE;
     }
     LLVMMemoryBufferRef buffer = NULL;
     if (!err && !(buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(copy, size, "program")))
         err = CL_OUT_OF_HOST_MEMORY;
-    void *address = NULL;
     const char *symbols[1] = {name};
     if (!err)
-        err = cc_jit_add(buffer, symbols, kernel ? 1 : 0, &address, &program->tracker, log);
-    if (!err && kernel)
+        err = cc_jit_add(buffer, symbols, placeholder ? 1 : 0, address, &program->tracker, log);
+    free(copy);
+    return err;
+}
+
+/* Loads part `index`'s object: a kernel's sets its wg. */
+static cl_int load_part(struct cc_program *program, unsigned index, const void *object,
+                        size_t size, struct cc_log *log)
+{
+    if (!is_kernel_part(program, index))
+        return load(program, object, size, NULL, NULL, NULL, log);
+    char *placeholder = placeholder_name(program->kernels[index].name);
+    char *name = placeholder ? serial_name(program, placeholder) : NULL;
+    void *address = NULL;
+    cl_int err = name ? load(program, object, size, placeholder, name, &address, log)
+                      : CL_OUT_OF_HOST_MEMORY;
+    if (!err)
         __atomic_store_n(&program->kernels[index].wg, (cc_wg_fn)address, __ATOMIC_RELEASE);
     free(placeholder);
     free(name);
-    free(copy);
     return err;
 }
 
@@ -295,9 +354,9 @@ cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct c
     void *cached = NULL;
     size_t cached_size = 0, private_mem = 0;
     if (program->cacheable &&
-        cc_cache_load_code(&program->key, index, &cached, &cached_size, &private_mem)) {
+        cc_cache_load_code(&program->key, index, NULL, 0, &cached, &cached_size, &private_mem)) {
         struct cc_log scratch = {0}; /* a failure to load says nothing the application reads */
-        err = load(program, index, cached, cached_size, &scratch);
+        err = load_part(program, index, cached, cached_size, &scratch);
         free(scratch.text);
         free(cached);
         if (!err) {
@@ -308,12 +367,12 @@ cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct c
         }
     }
     LLVMMemoryBufferRef object = NULL;
-    if (!(err = compile(program, index, &object, log))) {
+    if (!(err = compile(program, index, NULL, &object, log))) {
         const void *bytes = LLVMGetBufferStart(object);
         size_t size = LLVMGetBufferSize(object);
-        err = load(program, index, bytes, size, log);
+        err = load_part(program, index, bytes, size, log);
         if (!err && program->cacheable)
-            cc_cache_store_code(&program->key, index, bytes, size,
+            cc_cache_store_code(&program->key, index, NULL, 0, bytes, size,
                                 is_kernel_part(program, index)
                                     ? program->kernels[index].private_mem_size
                                     : 0);
@@ -367,4 +426,129 @@ cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_ke
     *size = kernel->private_mem_size;
     pthread_mutex_unlock(&program->lock);
     return err;
+}
+
+/* --- launches' copies --- */
+
+/* A kernel gets a copy for a launch's facts once COPY_AFTER launches had
+ * them (or at the first, when the kernel cache has the copy): an
+ * application that launches a kernel once or twice, as the conformance
+ * tests mostly do, never pays for one; one that launches it in a loop pays
+ * a compilation at its third launch. At most MAX_COPIES sets of facts per
+ * kernel are followed; launches with other facts run the general code. */
+enum { COPY_AFTER = 3, MAX_COPIES = 4 };
+
+struct cc_launch_copy {
+    struct cc_launch_facts facts;
+    unsigned launches;
+    bool failed;
+    cc_wg_fn wg;
+};
+
+struct cc_launch_copies {
+    struct cc_launch_copy copies[MAX_COPIES];
+    unsigned count;
+};
+
+void cc_free_launch_copies(struct cc_program *program)
+{
+    free(program->copies);
+    program->copies = NULL;
+}
+
+/* CPUCL_SPECIALIZE=0: no copies, to compare (and no reqd_work_group_size
+ * copy either: workgroup.c). */
+static bool copies_wanted(const struct cc_program *program, const struct cc_kernel_info *kernel,
+                          const struct cc_launch_facts *facts)
+{
+    static int wanted = -1;
+    if (wanted < 0) {
+        const char *value = getenv("CPUCL_SPECIALIZE");
+        wanted = !value || strcmp(value, "0");
+    }
+    if (!wanted || program->opt_disable || kernel->is_block)
+        return false;
+    /* a required size has its copy in the general code already */
+    return !kernel->reqd_work_group_size[0] || facts->images_alike || facts->samplers_alike;
+}
+
+/* Loads a copy's object under a serial of its own; its address, or NULL. */
+static cc_wg_fn load_copy(struct cc_program *program, unsigned index, const void *object,
+                          size_t size, struct cc_log *log)
+{
+    char *placeholder = copy_placeholder_name(program->kernels[index].name);
+    char *name = placeholder ? with_serial(placeholder, cc_new_serial()) : NULL;
+    void *address = NULL;
+    if (name && load(program, object, size, placeholder, name, &address, log))
+        address = NULL;
+    free(placeholder);
+    free(name);
+    return (cc_wg_fn)address;
+}
+
+/* The copy's code: from the kernel cache, else compiled when `compile_now`.
+ * A copy that fails is internal trouble, not the application's: the
+ * general code runs instead, and the reason goes to stderr. */
+static void make_copy(struct cc_program *program, unsigned index, struct cc_launch_copy *copy,
+                      bool compile_now)
+{
+    struct cc_log log = {0};
+    void *cached = NULL;
+    size_t cached_size = 0, unused;
+    if (program->cacheable && cc_cache_load_code(&program->key, index, &copy->facts,
+                                                 sizeof copy->facts, &cached, &cached_size,
+                                                 &unused)) {
+        struct cc_log scratch = {0};
+        copy->wg = load_copy(program, index, cached, cached_size, &scratch);
+        free(scratch.text);
+        free(cached);
+    }
+    if (copy->wg || !compile_now)
+        return;
+    LLVMMemoryBufferRef object = NULL;
+    if (compile(program, index, &copy->facts, &object, &log) == CL_SUCCESS) {
+        const void *bytes = LLVMGetBufferStart(object);
+        size_t size = LLVMGetBufferSize(object);
+        copy->wg = load_copy(program, index, bytes, size, &log);
+        if (copy->wg && program->cacheable)
+            cc_cache_store_code(&program->key, index, &copy->facts, sizeof copy->facts, bytes,
+                                size, 0);
+        LLVMDisposeMemoryBuffer(object);
+    }
+    copy->failed = !copy->wg;
+    if (copy->failed && log.text)
+        fprintf(stderr, "cpucl: kernel '%s', launch copy: %s", program->kernels[index].name,
+                log.text);
+    free(log.text);
+}
+
+cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
+                                 const struct cc_launch_facts *facts, cc_wg_fn *wg,
+                                 cc_wg_fn *wg_full)
+{
+    *wg_full = NULL;
+    cl_int err = cc_kernel_code(program, kernel, wg);
+    if (err || !copies_wanted(program, kernel, facts))
+        return err;
+    unsigned index = (unsigned)(kernel - program->kernels);
+    pthread_mutex_lock(&program->lock);
+    if (!program->copies)
+        program->copies = calloc(program->num_kernels, sizeof *program->copies);
+    struct cc_launch_copies *copies = program->copies ? &program->copies[index] : NULL;
+    struct cc_launch_copy *copy = NULL;
+    for (unsigned i = 0; copies && i < copies->count && !copy; i++)
+        if (!memcmp(&copies->copies[i].facts, facts, sizeof *facts))
+            copy = &copies->copies[i];
+    if (!copy && copies && copies->count < MAX_COPIES) {
+        copy = &copies->copies[copies->count++];
+        copy->facts = *facts;
+    }
+    if (copy && !copy->wg && !copy->failed) {
+        copy->launches++;
+        if (copy->launches == 1 || copy->launches >= COPY_AFTER)
+            make_copy(program, index, copy, copy->launches >= COPY_AFTER);
+    }
+    *wg_full = copy ? copy->wg : NULL;
+    pthread_mutex_unlock(&program->lock);
+    return CL_SUCCESS;
 }

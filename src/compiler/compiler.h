@@ -201,6 +201,28 @@ void cc_program_free(struct cc_program *program);
  * only for want of memory or on an internal error, which goes to stderr. */
 cl_int cc_kernel_code(struct cc_program *program, const struct cc_kernel_info *kernel,
                       cc_wg_fn *wg);
+/* What a launch fixes that the general work-group function reads at run
+ * time: the enqueued local size (the size of every group but the last ones
+ * of a non-uniform range), the format of the image arguments when they all
+ * share one, the bits of the sampler arguments when they all agree. Zero
+ * the struct before filling it: launches compare them bytewise. */
+struct cc_launch_facts {
+    size_t local_size[3];
+    uint32_t images_alike;       /* the fields below are the image arguments' */
+    int32_t image_order, image_type, image_element_size;
+    uint32_t samplers_alike;
+    uint32_t sampler_bits;
+};
+
+/* The kernel's code for a launch: *wg, the general work-group function
+ * (cc_kernel_code), and *wg_full, one with `facts` folded in that runs the
+ * groups of exactly facts->local_size, or NULL. A kernel gets such a copy
+ * once it has been launched a few times with the same facts (compiled then,
+ * or found in the kernel cache): launches seen once pay no compilation.
+ * CPUCL_SPECIALIZE=0 turns these copies off. */
+cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
+                                 const struct cc_launch_facts *facts, cc_wg_fn *wg,
+                                 cc_wg_fn *wg_full);
 /* CL_KERNEL_PRIVATE_MEM_SIZE, measured on the kernel's optimised code (so
  * made by this call when no launch made it yet). */
 cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_kernel_info *kernel,

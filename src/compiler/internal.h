@@ -13,7 +13,9 @@
  *   regions.c    kernels with barriers -> loops over the code between them
  *   vecmath.c    math calls -> also their libmvec vector variants (VFABI)
  *   parts.cpp    the module cut into one module per work-group function
- *   codegen.c    a part's O3 and machine code, at the kernel's first use
+ *   codegen.c    a part's O3 and machine code, at the kernel's first use, and
+ *                the copies made for what launches fix (cc_launch_facts)
+ *   launch.c     the built-in library's hooks for image formats and samplers
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
@@ -99,6 +101,12 @@ bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 /* After O3: callers of 512-bit variants get the attribute that makes the
  * x86 back end pass those vectors in zmm registers, as the variants expect. */
 void cc_fix_wide_vector_calls(LLVMModuleRef module);
+
+/* launch.c: the calls by which the built-in library reads an image's
+ * format and a sampler's bits become loads and values, or the constants
+ * of `facts` (NULL: the general code), before O3. */
+bool cc_is_launch_hook(const char *name);
+void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *facts);
 
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */
@@ -219,11 +227,14 @@ void cc_cache_entry_free(struct cc_cache_entry *entry);
 void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry);
 /* The machine code of part `index` of the program of `key`, compiled at
  * the part's first use (codegen.c), in an entry of its own: the object
- * file (malloc'd) and the kernel's private memory size. Same rules. */
-bool cc_cache_load_code(const struct cc_cache_key *key, unsigned index, void **object,
-                        size_t *object_size, size_t *private_mem_size);
-void cc_cache_store_code(const struct cc_cache_key *key, unsigned index, const void *object,
-                         size_t object_size, size_t private_mem_size);
+ * file (malloc'd) and the kernel's private memory size. `variant` (NULL
+ * for the part itself) names a launch's copy: its facts' bytes. Same rules. */
+bool cc_cache_load_code(const struct cc_cache_key *key, unsigned index, const void *variant,
+                        size_t variant_size, void **object, size_t *object_size,
+                        size_t *private_mem_size);
+void cc_cache_store_code(const struct cc_cache_key *key, unsigned index, const void *variant,
+                         size_t variant_size, const void *object, size_t object_size,
+                         size_t private_mem_size);
 
 /* build.c and codegen.c: a built program. Its kernels' code is made per
  * part at the first use (a launch, a query of the private memory size):
@@ -243,6 +254,7 @@ struct cc_program {
     size_t bitcode_size;
     size_t global_variable_size; /* program-scope __global variables, bytes */
     struct cc_part *parts;
+    struct cc_launch_copies *copies; /* per kernel, made at the first need (codegen.c) */
     unsigned num_shared;
     bool opt_disable;
     bool cacheable;     /* key names the program's entry in the kernel cache */
@@ -250,6 +262,12 @@ struct cc_program {
     unsigned long serial; /* the number that replaces CC_SERIAL_PLACEHOLDER */
     pthread_mutex_t lock; /* making a part's code */
 };
+/* build.c: a number no other program or launch copy of this process has,
+ * for the names of their work-group functions in the JIT. */
+unsigned long cc_new_serial(void);
+/* codegen.c: frees what the launches' copies need (their code goes with
+ * the program's tracker). */
+void cc_free_launch_copies(struct cc_program *program);
 /* codegen.c: the code of part `index`, from the kernel cache or compiled
  * now, loaded into the JIT (kernels[index].wg set). Safe from any thread. */
 cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log);

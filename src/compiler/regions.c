@@ -667,6 +667,12 @@ static void place_allocas(struct regions *r)
                 a_align = 128;
             if (a_align != align)
                 continue;
+            /* A kernel of one region (a loop without barriers sent here by
+             * loops.cpp) has no barrier for a value, or an escaping address,
+             * to cross: its allocas stay private (image.cl's texel structs
+             * kept 196 bytes a work-item of blur_img in the context). */
+            if (r->num_regions == 1)
+                continue;
             struct alloca_use use = {-1, false};
             scan_pointer_uses(r, a, &use, 0);
             bool kept = use.escapes || use.region == -2 ||

@@ -161,3 +161,21 @@ extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t requir
     b.CreateCall(general, {args, state});
     b.CreateRetVoid();
 }
+
+// A launch's copy (codegen.c): every group it runs has `size` items, the
+// enqueued size too (the runtime runs the general function for the last,
+// smaller groups of a non-uniform range). Called after the region functions
+// were inlined into wg_fn, so the kernel's own get_local_size folds too.
+extern "C" void cc_fold_launch_local_size(LLVMValueRef wg_fn, const size_t size[3],
+                                          size_t local_size_offset, size_t enqueued_offset)
+{
+    llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
+    uint64_t offsets[6], values[6];
+    for (unsigned d = 0; d < 3; d++) {
+        offsets[d] = enqueued_offset + 8 * d;
+        offsets[3 + d] = local_size_offset + 8 * d;
+        values[d] = values[3 + d] = size[d];
+    }
+    fold_sizes(wg, offsets, values, 6);
+    forbid_unrolling(wg);
+}

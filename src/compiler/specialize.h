@@ -20,6 +20,11 @@ extern "C" {
 void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t size[3], bool always_enqueued,
                               size_t local_size_offset, size_t enqueued_offset);
 
+/* Folds the local and enqueued local sizes of wg_fn to `size` in place
+ * (a launch's copy, codegen.c), and forbids unrolling its loops. */
+void cc_fold_launch_local_size(LLVMValueRef wg_fn, const size_t size[3], size_t local_size_offset,
+                               size_t enqueued_offset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,7 @@ enum cpu_job_kind {
 
 struct cpu_kernel_launch {
     cc_wg_fn wg;
+    cc_wg_fn wg_full;          /* NULL, or for groups of exactly local_size items */
     const void *arg_block;
     uint32_t work_dim;
     size_t global_offset[3];

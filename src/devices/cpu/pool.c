@@ -106,6 +106,7 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
         size_t g1 = (linear / groups[0]) % groups[1];
         size_t g2 = linear / (groups[0] * groups[1]);
         size_t ids[3] = {g0, g1, g2};
+        bool full = true;
         for (int d = 0; d < 3; d++) {
             state.group_id[d] = ids[d];
             size_t start = ids[d] * launch->local_size[d];
@@ -113,9 +114,11 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
             /* 2.0 non-uniform work-groups: the last group in a dimension
              * holds what remains. */
             state.local_size[d] = rest < launch->local_size[d] ? rest : launch->local_size[d];
+            full &= state.local_size[d] == launch->local_size[d];
         }
         running_kernel = job;
-        launch->wg(launch->arg_block, &state);
+        cc_wg_fn wg = full && launch->wg_full ? launch->wg_full : launch->wg;
+        wg(launch->arg_block, &state);
         running_kernel = NULL;
     }
 }
