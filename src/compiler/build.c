@@ -394,6 +394,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     }
     program->opt_disable = options->opt_disable;
     program->global_variable_size = global_variable_size(module);
+    cc_lower_fences(module);
     if ((err = cc_link_builtins(module, log)))
         goto out;
     if ((err = cc_lower_printf(module, log)))

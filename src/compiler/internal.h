@@ -16,6 +16,7 @@
  *   codegen.c    a part's O3 and machine code, at the kernel's first use, and
  *                the copies made for what launches fix (cc_launch_facts)
  *   launch.c     the built-in library's hooks for image formats and samplers
+ *   fences.c     memory fences -> LLVM fences with their scope and !mmra
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
@@ -107,6 +108,11 @@ void cc_fix_wide_vector_calls(LLVMModuleRef module);
  * of `facts` (NULL: the general code), before O3. */
 bool cc_is_launch_hook(const char *name);
 void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *facts);
+
+/* fences.c: calls of the fence built-ins with constant arguments become
+ * fence instructions with the syncscope and !mmra tags of what they order;
+ * run on the front end's module, before the library is linked. */
+void cc_lower_fences(LLVMModuleRef module);
 
 /* library.c: link the built-in library into module and give every function
  * the host's target attributes. */

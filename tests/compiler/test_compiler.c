@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "compiler/compiler.h"
-#include "compiler/internal.h" /* cc_sha256 */
+#include "compiler/internal.h" /* cc_sha256, cc_lower_fences */
+
+#include <llvm-c/IRReader.h>
 
 static int failures;
 
@@ -1005,6 +1007,103 @@ static void test_global_block(void)
     cc_program_free(p);
 }
 
+
+/* fences.c: constant fences become fence instructions with their scope and
+ * !mmra tags; a relaxed one disappears; one with run-time flags stays a
+ * call. Then a kernel with fences of each kind computes as it should. */
+static void test_fences(void)
+{
+    static const char ir[] =
+        "declare void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32, i32, i32)\n"
+        "declare void @_Z9mem_fencej(i32)\n"
+        "declare void @_Z14read_mem_fencej(i32)\n"
+        "declare void @_Z15write_mem_fencej(i32)\n"
+        "define void @f(i32 %flags) {\n"
+        "  call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 2, i32 5, i32 2)\n"
+        "  call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 1, i32 4, i32 2)\n"
+        "  call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 6, i32 3, i32 1)\n"
+        "  call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 2, i32 0, i32 2)\n"
+        "  call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 %flags, i32 5, i32 2)\n"
+        "  call void @_Z9mem_fencej(i32 3)\n"
+        "  call void @_Z14read_mem_fencej(i32 2)\n"
+        "  call void @_Z15write_mem_fencej(i32 1)\n"
+        "  ret void\n"
+        "}\n";
+    LLVMContextRef context = LLVMContextCreate();
+    LLVMMemoryBufferRef buffer =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "fences");
+    LLVMModuleRef module = NULL;
+    char *message = NULL;
+    CHECK(!LLVMParseIRInContext(context, buffer, &module, &message), "fence IR: %s",
+          message ? message : "");
+    LLVMDisposeMessage(message);
+    if (module) {
+        cc_lower_fences(module);
+        char *text = LLVMPrintModuleToString(module);
+        /* in order: global at device scope (a processor fence), local at
+         * device scope and global+image at work-group scope (no
+         * instruction), mem_fence, read_mem_fence, write_mem_fence */
+        const char *want[] = {
+            "fence seq_cst, !mmra !",
+            "fence syncscope(\"singlethread\") acq_rel, !mmra !",
+            "fence syncscope(\"singlethread\") release, !mmra !",
+            "call void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 %flags",
+            "fence syncscope(\"singlethread\") seq_cst, !mmra !",
+            "fence syncscope(\"singlethread\") acquire, !mmra !",
+            "fence syncscope(\"singlethread\") release, !mmra !",
+            "!{!\"opencl-fence-mem\", !\"global\"}",
+            "!{!\"opencl-fence-mem\", !\"local\"}",
+            "!{!\"opencl-fence-mem\", !\"image\"}",
+        };
+        const char *at = text;
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            const char *found = strstr(at, want[i]);
+            CHECK(found, "lowered fences: no '%s' after the previous one in:\n%s", want[i], text);
+            if (found && i < 7)
+                at = found + 1;
+        }
+        int calls = 0;
+        for (const char *c = text; (c = strstr(c, "call void @_Z")); c++)
+            calls++;
+        CHECK(calls == 1, "lowered fences: %d calls left, want the one with run-time flags", calls);
+        LLVMDisposeMessage(text);
+        LLVMDisposeModule(module);
+    }
+    LLVMContextDispose(context);
+
+    struct cc_program *p = build(
+        "kernel void f(global int *out, local int *t) {\n"
+        "    size_t i = get_global_id(0), l = get_local_id(0);\n"
+        "    t[l] = (int)i;\n"
+        "    atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_release, memory_scope_work_group);\n"
+        "    mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
+        "    out[i] = t[l] * 3;\n"
+        "    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);\n"
+        "    write_mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+        "    out[i] += 1;\n"
+        "    read_mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+        "    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_relaxed, memory_scope_device);\n"
+        "}\n",
+        "-cl-std=CL2.0");
+    const struct cc_kernel_info *k = p ? cc_program_find_kernel(p, "f") : NULL;
+    CHECK(k && k->wg, "fence kernel missing");
+    if (!k || !k->wg) {
+        cc_program_free(p);
+        return;
+    }
+    int out[64] = {0};
+    struct args a = args_for(k);
+    set_buffer(&a, 0, out);
+    set_local(&a, 1, 64 * sizeof(int));
+    run1(&a, 64, 16);
+    int bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += out[i] != 3 * i + 1;
+    CHECK(bad == 0, "fence kernel: %d wrong results", bad);
+    free(a.allocation);
+    cc_program_free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "vadd")) {
@@ -1016,6 +1115,7 @@ int main(int argc, char **argv)
     test_sha256();
     test_vadd();
     test_global_block();
+    test_fences();
     test_2d();
     test_local();
     test_values();
