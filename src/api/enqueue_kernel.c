@@ -74,8 +74,11 @@ static cl_int check_local_size(cl_kernel kernel, cl_device_id device, cl_uint wo
 /* What this launch fixes for a copy of the kernel (compiler.h): the
  * enqueued local size; the image arguments' format when they share one;
  * the sampler arguments' bits when they agree. */
-static void launch_facts(cl_kernel kernel, const size_t *local, struct cc_launch_facts *facts)
+static void launch_facts(cl_kernel kernel, cl_device_id device, const size_t *local,
+                         struct cc_launch_facts *facts)
 {
+    const struct cpu_topology *topology = cpu_device_topology(device->cpu);
+    size_t cache = topology ? (size_t)topology->l3_cache_size : 0;
     const struct cc_kernel_info *info = kernel->info;
     memset(facts, 0, sizeof *facts);
     for (int d = 0; d < 3; d++)
@@ -83,6 +86,12 @@ static void launch_facts(cl_kernel kernel, const size_t *local, struct cc_launch
     bool first_image = true, first_sampler = true;
     for (unsigned i = 0; i < info->num_args; i++) {
         const struct cc_arg_info *arg = &info->args[i];
+        const struct rt_kernel_arg *state = &kernel->args[i];
+        /* a buffer past the last-level cache: what a kernel writes there is
+         * not read again from a cache (SVM pointers: size unknown) */
+        if (arg->kind == CC_ARG_BUFFER && i < 32 && cache && !state->is_svm && state->mem &&
+            state->mem->size > cache)
+            facts->streaming_args |= 1u << i;
         if (arg->kind == CC_ARG_IMAGE) {
             const struct cc_image *image = &kernel->args[i].mem->image;
             if (first_image) {
@@ -213,7 +222,7 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
     cc_wg_fn wg = NULL, wg_full = NULL;
     if (!empty) {
         struct cc_launch_facts facts;
-        launch_facts(kernel, local, &facts);
+        launch_facts(kernel, queue->device, local, &facts);
         if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts, &wg,
                                              &wg_full)))
             return err;

@@ -166,6 +166,17 @@ static char *copy_placeholder_name(const char *kernel_name)
     return name;
 }
 
+/* CPUCL_STREAMING=0: no streaming stores in launch copies, to compare. */
+static bool streaming_wanted(void)
+{
+    static int wanted = -1;
+    if (wanted < 0) {
+        const char *value = getenv("CPUCL_STREAMING");
+        wanted = !value || strcmp(value, "0");
+    }
+    return wanted;
+}
+
 /* A launch's copy runs only groups of facts->local_size items: the
  * runtime runs the general function for the smaller last groups of a
  * non-uniform range. The region functions are inlined first, so that the
@@ -243,6 +254,13 @@ static cl_int compile(struct cc_program *program, unsigned index,
     }
     if (!program->opt_disable)
         cc_fix_wide_vector_calls(module);
+    if (facts && streaming_wanted()) {
+        char *wg = cc_wg_function_name(program->kernels[index].name);
+        LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+        if (fn)
+            cc_stream_stores(fn, &program->kernels[index], facts->streaming_args);
+        free(wg);
+    }
     cc_dump(module, "optimised", true);
     if ((err = cc_check_undefined(module, NULL, 0, log)))
         goto out;

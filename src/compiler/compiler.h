@@ -204,7 +204,8 @@ cl_int cc_kernel_code(struct cc_program *program, const struct cc_kernel_info *k
 /* What a launch fixes that the general work-group function reads at run
  * time: the enqueued local size (the size of every group but the last ones
  * of a non-uniform range), the format of the image arguments when they all
- * share one, the bits of the sampler arguments when they all agree. Zero
+ * share one, the bits of the sampler arguments when they all agree, which
+ * buffers are too large for the caches. Zero
  * the struct before filling it: launches compare them bytewise. */
 struct cc_launch_facts {
     size_t local_size[3];
@@ -212,6 +213,9 @@ struct cc_launch_facts {
     int32_t image_order, image_type, image_element_size;
     uint32_t samplers_alike;
     uint32_t sampler_bits;
+    /* bit i: buffer argument i is larger than the last-level cache, so a
+     * kernel that only writes it gets streaming (non-temporal) stores */
+    uint32_t streaming_args;
 };
 
 /* The kernel's code for a launch: *wg, the general work-group function

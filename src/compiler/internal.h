@@ -108,6 +108,12 @@ void cc_fix_wide_vector_calls(LLVMModuleRef module);
  * of `facts` (NULL: the general code), before O3. */
 bool cc_is_launch_hook(const char *name);
 void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *facts);
+/* In a launch's copy whose region functions are inlined: the stores to the
+ * buffer arguments of `streaming_args` (cc_launch_facts) that the kernel
+ * only writes become non-temporal, and the function ends with a store
+ * fence. True when some store was marked. */
+bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
+                      uint32_t streaming_args);
 
 /* fences.c: calls of the fence built-ins with constant arguments become
  * fence instructions with the syncscope and !mmra tags of what they order;

@@ -17,8 +17,20 @@
  * come from kernel arguments, or, for samplers, from constants, which keep
  * their own bits). The format and addressing switches of image.cl then
  * fold away and a loop of image reads can vectorize.
+ *
+ * Streaming stores (cc_stream_stores), also for a launch's copy, after O3
+ * (before it, the loop vectorizer refuses a store it cannot prove aligned
+ * to the vector: x86 then splits it into non-temporal pieces): a buffer
+ * larger than the last-level cache that the kernel only writes, in a kernel
+ * without atomics or device-scope fences, gets its stores marked
+ * !nontemporal. They then skip the cache: no line is read
+ * from memory just to be overwritten (a third of the traffic of a kernel
+ * that reads one such buffer and writes another), nor evicts what the
+ * kernel reads. x86 orders such stores only with a fence: the work-group
+ * function ends with an sfence, before the worker reports the group done.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins/image.h"
@@ -104,4 +116,156 @@ void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *f
             LLVMDeleteFunction(fn);
     }
     LLVMDisposeBuilder(b);
+}
+
+/* A growable list of instructions. */
+struct values {
+    LLVMValueRef *items;
+    size_t count, capacity;
+};
+
+static bool values_add(struct values *v, LLVMValueRef value)
+{
+    if (v->count == v->capacity) {
+        size_t grown = v->capacity ? 2 * v->capacity : 16;
+        LLVMValueRef *more = realloc(v->items, grown * sizeof *more);
+        if (!more)
+            return false;
+        v->items = more;
+        v->capacity = grown;
+    }
+    v->items[v->count++] = value;
+    return true;
+}
+
+static bool values_have(const struct values *v, LLVMValueRef value)
+{
+    for (size_t i = 0; i < v->count; i++)
+        if (v->items[i] == value)
+            return true;
+    return false;
+}
+
+/* The stores through `pointer` (and what is derived from it by address
+ * arithmetic, phis and selects) join *stores; false when anything else
+ * uses it: a load, a call, an atomic, the pointer stored as a value.
+ * `merged` holds the phis and selects already followed (a loop's phi comes
+ * back to itself). */
+static bool only_stored_through(LLVMValueRef pointer, struct values *stores,
+                                struct values *merged, int depth)
+{
+    if (depth > 32)
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(pointer); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) {
+            if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == pointer)
+                return false;
+            if (values_have(merged, user))
+                continue;
+            if (!values_add(merged, user) ||
+                !only_stored_through(user, stores, merged, depth + 1))
+                return false;
+        } else if (LLVMIsAGetElementPtrInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
+                   LLVMIsABitCastInst(user)) {
+            if (!only_stored_through(user, stores, merged, depth + 1))
+                return false;
+        } else if (LLVMIsAICmpInst(user)) {
+            /* comparing addresses reads no memory */
+        } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == pointer &&
+                   LLVMGetOperand(user, 0) != pointer && !LLVMGetVolatile(user) &&
+                   LLVMGetOrdering(user) == LLVMAtomicOrderingNotAtomic) {
+            if (!values_add(stores, user))
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether fn orders memory beyond its own thread: an atomic, or a fence
+ * of system scope. A release fence costs no instruction on x86 and would
+ * not order streaming stores before a flag another group reads. */
+static bool synchronizes(LLVMValueRef fn)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            if (LLVMIsAAtomicRMWInst(inst) || LLVMIsAAtomicCmpXchgInst(inst))
+                return true;
+            if (LLVMIsAFenceInst(inst) && !LLVMIsAtomicSingleThread(inst))
+                return true;
+            if ((LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
+                LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic)
+                return true;
+            if (LLVMIsACallInst(inst)) {
+                LLVMValueRef callee = LLVMGetCalledValue(inst);
+                if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+                    return true; /* what it does is not seen here */
+            }
+        }
+    return false;
+}
+
+/* The loads of argument `offset` of the argument block in wg_fn. */
+static bool is_argument_load(LLVMValueRef inst, LLVMValueRef args, size_t offset)
+{
+    if (!LLVMIsALoadInst(inst))
+        return false;
+    LLVMValueRef at = LLVMGetOperand(inst, 0);
+    if (offset == 0 && at == args)
+        return true;
+    if (!LLVMIsAGetElementPtrInst(at) || LLVMGetOperand(at, 0) != args ||
+        LLVMGetNumOperands(at) != 2 || !LLVMIsAConstantInt(LLVMGetOperand(at, 1)))
+        return false;
+    return LLVMConstIntGetZExtValue(LLVMGetOperand(at, 1)) == offset;
+}
+
+bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
+                      uint32_t streaming_args)
+{
+    LLVMModuleRef module = LLVMGetGlobalParent(wg_fn);
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMValueRef args = LLVMGetParam(wg_fn, 0);
+    unsigned kind = LLVMGetMDKindIDInContext(context, "nontemporal", 11);
+    LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(context), 1, 0);
+    LLVMValueRef nontemporal = LLVMMDNodeInContext(context, &one, 1);
+    bool marked = false;
+    if (!streaming_args || synchronizes(wg_fn))
+        return false;
+    for (unsigned i = 0; i < kernel->num_args && i < 32; i++) {
+        if (!(streaming_args & (1u << i)) || kernel->args[i].kind != CC_ARG_BUFFER)
+            continue;
+        struct values stores = {0}, merged = {0};
+        bool write_only = true;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg_fn); bb && write_only;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && write_only;
+                 inst = LLVMGetNextInstruction(inst))
+                if (is_argument_load(inst, args, kernel->args[i].offset))
+                    write_only = only_stored_through(inst, &stores, &merged, 0);
+        for (size_t k = 0; write_only && k < stores.count; k++)
+            LLVMSetMetadata(stores.items[k], kind, nontemporal);
+        marked |= write_only && stores.count;
+        free(stores.items);
+        free(merged.items);
+    }
+    if (!marked)
+        return false;
+    unsigned id = LLVMLookupIntrinsicID("llvm.x86.sse.sfence", 19);
+    if (!id)
+        return true;
+    LLVMValueRef sfence = LLVMGetIntrinsicDeclaration(module, id, NULL, 0);
+    LLVMTypeRef type = LLVMIntrinsicGetType(context, id, NULL, 0);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg_fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (term && LLVMIsAReturnInst(term)) {
+            LLVMPositionBuilderBefore(b, term);
+            LLVMBuildCall2(b, type, sfence, NULL, 0, "");
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return true;
 }

@@ -7,7 +7,11 @@
  * against the host, image filtering against the first launch (which ran
  * the general code) bit for bit and, for nearest reads, against the host;
  * then a second program of the same source, whose copies come from the
- * kernel cache at its first launch. */
+ * kernel cache at its first launch. Buffers larger than the last-level
+ * cache that a kernel only writes get streaming stores in the copy
+ * (src/compiler/launch.c): checked element by element, beside a kernel
+ * that reads and writes its buffer and one with an atomic, which keep
+ * ordinary stores. */
 #include "../harness.h"
 
 enum { LAUNCHES = 5 };
@@ -33,6 +37,22 @@ static const char *source =
     "        barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    }\n"
     "    if (l == 0) out[get_group_id(0)] = t[0];\n"
+    "}\n"
+    "kernel void scale(global const float *in, global float *out, float k)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = k * in[i] + 1.0f;\n"
+    "}\n"
+    "kernel void in_place(global float *a, float k)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    a[i] = k * a[i] + 1.0f;\n"
+    "}\n"
+    "kernel void counted(global float *out, volatile global int *count)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = (float)i;\n"
+    "    if ((i & 1023) == 0) atomic_inc(count);\n"
     "}\n"
     "kernel void filter(read_only image2d_t in, sampler_t s, write_only image2d_t out,\n"
     "                   float scale)\n"
@@ -177,8 +197,76 @@ static void check_image_case(struct harness *h, cl_kernel kernel, const struct i
     free(got);
 }
 
+/* Buffers of more floats than the last-level cache holds. */
+static void check_streaming(struct harness *h, cl_program program)
+{
+    cl_ulong cache = 0;
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
+                             NULL));
+    size_t n = (size_t)(cache / sizeof(float)) * 3 / 2 + 4096;
+    n = (n + 255) / 256 * 256;
+    float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    REQUIRE(in && out);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (float)(i % 1000) * 0.25f;
+    cl_mem a = harness_buffer(h, CL_MEM_READ_WRITE, n * sizeof *in, in);
+    cl_mem b = harness_buffer(h, CL_MEM_READ_WRITE, n * sizeof *out, NULL);
+    size_t local = 256;
+
+    cl_kernel scale = harness_kernel(program, "scale");
+    for (int launch = 0; launch < LAUNCHES; launch++) {
+        cl_float k = 1.0f + (float)launch;
+        CHECK_OK(harness_args(scale, 3, ARG(a), ARG(b), ARG(k)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, scale, 1, NULL, &n, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL,
+                                     NULL));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += out[i] != k * in[i] + 1.0f;
+        CHECK_NONE_WRONG(bad, "scaled elements");
+    }
+    clReleaseKernel(scale);
+
+    cl_kernel in_place = harness_kernel(program, "in_place");
+    cl_float k = 0.5f;
+    CHECK_OK(harness_args(in_place, 2, ARG(a), ARG(k)));
+    for (int launch = 0; launch < LAUNCHES; launch++)
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, in_place, 1, NULL, &n, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, a, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        float want = in[i];
+        for (int launch = 0; launch < LAUNCHES; launch++)
+            want = k * want + 1.0f;
+        bad += out[i] != want;
+    }
+    CHECK_NONE_WRONG(bad, "elements updated in place");
+    clReleaseKernel(in_place);
+
+    cl_kernel counted = harness_kernel(program, "counted");
+    cl_int zero = 0, count = 0;
+    cl_mem c = harness_buffer(h, CL_MEM_READ_WRITE, sizeof zero, &zero);
+    CHECK_OK(harness_args(counted, 2, ARG(b), ARG(c)));
+    for (int launch = 0; launch < LAUNCHES; launch++)
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, counted, 1, NULL, &n, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, c, CL_TRUE, 0, sizeof count, &count, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += out[i] != (float)i;
+    CHECK_NONE_WRONG(bad, "written indices");
+    CHECK_EQ(count, (cl_int)(LAUNCHES * ((n + 1023) / 1024)));
+    clReleaseKernel(counted);
+    clReleaseMemObject(c);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(in);
+    free(out);
+}
+
 static void run_program(struct harness *h, cl_program program)
 {
+    check_streaming(h, program);
     cl_kernel ids = harness_kernel(program, "ids");
     size_t l84[2] = {8, 4}, l161[2] = {16, 1};
     check_ids(h, ids, 30, 10, l84); /* partial groups in x and y */
