@@ -58,6 +58,12 @@ static void test_priorities(struct harness *h, cl_program program)
      * (one user event releases both, so neither can start before the
      * other is enqueued) */
     size_t groups = 64, one = 1;
+    /* the ticket's code is made now (a query of its private memory makes
+     * it), not at its first enqueue, which on a loaded machine could
+     * outlast the busy kernel and leave the device idle when the gate opens */
+    cl_ulong private_mem = 0;
+    CHECK_OK(clGetKernelWorkGroupInfo(first, h->device, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                      sizeof private_mem, &private_mem, NULL));
     cl_event gate = clCreateUserEvent(h->context, &err);
     CHECK_OK(err);
     CHECK_OK(clEnqueueNDRangeKernel(medium, busy, 1, NULL, &groups, &one, 0, NULL, NULL));
