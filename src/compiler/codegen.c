@@ -487,7 +487,8 @@ static bool copies_wanted(const struct cc_program *program, const struct cc_kern
     if (!wanted || program->opt_disable || kernel->is_block)
         return false;
     /* a required size has its copy in the general code already */
-    return !kernel->reqd_work_group_size[0] || facts->images_alike || facts->samplers_alike;
+    return !kernel->reqd_work_group_size[0] || facts->images_alike || facts->samplers_alike ||
+           facts->streaming_args;
 }
 
 /* Loads a copy's object under a serial of its own; its address, or NULL. */
