@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include <llvm-c/BitReader.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
+#include "compiler/optimize.h"
 #include "compiler/parts.h"
 
 /* Whether `fn` is among the `count` functions of `set`. */
@@ -177,10 +177,7 @@ static cl_int compile(struct cc_program *program, unsigned index, LLVMMemoryBuff
     }
     if (!program->opt_disable)
         cc_add_vector_math(module);
-    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef error = LLVMRunPasses(
-        module, program->opt_disable ? "default<O0>" : "default<O3>", machine, pass_options);
-    LLVMDisposePassBuilderOptions(pass_options);
+    LLVMErrorRef error = cc_optimize(module, machine, !program->opt_disable);
     if (error) {
         char *text = LLVMGetErrorMessage(error);
         cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);
