@@ -27,6 +27,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
+#include "compiler/optimize.h"
 #include "compiler/parts.h"
 #include "compiler/specialize.h"
 
@@ -241,10 +242,7 @@ static cl_int compile(struct cc_program *program, unsigned index,
     cc_dump(module, facts ? "a launch's copy, before O3" : "a part, before O3", false);
     if (!program->opt_disable)
         cc_add_vector_math(module);
-    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef error = LLVMRunPasses(
-        module, program->opt_disable ? "default<O0>" : "default<O3>", machine, pass_options);
-    LLVMDisposePassBuilderOptions(pass_options);
+    LLVMErrorRef error = cc_optimize(module, machine, !program->opt_disable);
     if (error) {
         char *text = LLVMGetErrorMessage(error);
         cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);

@@ -45,9 +45,13 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
         // need 32 items, so a 16x16 group ran every item in the scalar
         // remainder (transpose 28 -> 21 ms on AVX2). Work-items are
         // independent, so out-of-order execution overlaps iterations anyway.
+        // Not LLVM's: tells narrow.cpp, inside O3, which loops run over
+        // work-items (loop unswitching copies the mark with the loop).
+        llvm::Metadata *work_items[] = {llvm::MDString::get(context, "cpucl.work_items")};
         llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel),
                                       llvm::MDNode::get(context, no_runtime_unroll),
-                                      llvm::MDNode::get(context, once)};
+                                      llvm::MDNode::get(context, once),
+                                      llvm::MDNode::get(context, work_items)};
         llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
         loop->replaceOperandWith(0, loop);
         llvm::cast<llvm::Instruction>(llvm::unwrap(latches[l]))

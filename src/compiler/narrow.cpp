@@ -1,0 +1,470 @@
+// narrow.cpp - work-item loops cut at the work-items their guard selects.
+//
+// Takes a function inside O3, right before the loop vectorizer (after
+// inlining, and after loop unswitching hoisted the branches on values the
+// same for every work-item out of the x loops), whose innermost work-item
+// loops carry parallel.cpp's mark (!{!"cpucl.work_items"} in the loop ID;
+// unswitching copies loop IDs, so its copies carry it too). A loop is
+// taken when it is in loop-simplify and LCSSA form with a canonical
+// induction variable iv (0, 1, 2, ...), its latch is its only exit and
+// tests iv.next against a loop-invariant N (`ult` or LFTR's `eq`/`ne`:
+// bottom-tested, so it runs T = max(N, 1) times), and a conditional
+// branch in it other than the latch's tests `icmp pred A, U` (either
+// order), U loop-invariant and A = (C + iv) mod 2^w for a loop-invariant
+// C, w >= 16: a chain of truncs and adds or subs of invariants from iv
+// (`l < s`, `get_global_id(0) < n`, `int l = get_local_id(0)`).
+//
+// Gives, in the preheader, c = trunc_w(C) extended by pred's signedness,
+// and the question whether c + iv stays in range over iv in [0, T)
+// (computed in i128); if it does, the iv where the condition holds (for
+// `ne`: fails) are one interval [lo, hi), clamped to [0, T], and the loop
+// becomes
+//
+//   if (no wrap) { loop over [0, lo) with the condition the other value;
+//                  loop over [lo, hi) with it constant;
+//                  loop over [hi, T) with the other value }
+//   else original loop
+//
+// each copy skipped when empty, its header phis (the regions' `next
+// region` maximum) starting from the previous copy's values, the exit's
+// LCSSA phis taking the last one's. The copies' branches on the constant
+// are folded here, so the vectorizer sees straight-line bodies: a tree
+// reduction's level runs its s active work-items with plain vector loads
+// and stores instead of all of them under a mask (AVX2's masked stores
+// are slow on AMD), and the others only store their bookkeeping. One
+// guard per loop (the one over most instructions), not recursively, to
+// bound code size; `eq`/`ne` leave a middle copy of at most one work-item,
+// which is kept scalar. When C is a constant the question is answered
+// here, assuming T <= 4096 (CL_DEVICE_MAX_WORK_GROUP_SIZE, compiler.h:
+// every work-item loop runs over a local size), and the original loop is
+// dropped.
+//
+// Assumes that work-item loops are loops over the local size (the same
+// order of iterations is kept, so nothing about parallelism is assumed),
+// and keeps no analysis valid (the pass manager is told so).
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+#include <llvm-c/Core.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "compiler/narrow.h"
+
+namespace
+{
+
+const char work_items_mark[] = "cpucl.work_items";
+
+bool has_mark(const llvm::MDNode *id)
+{
+    for (unsigned i = 1; id && i < id->getNumOperands(); i++) {
+        auto *node = llvm::dyn_cast<llvm::MDNode>(id->getOperand(i));
+        auto *name = node && node->getNumOperands() == 1
+                         ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                         : nullptr;
+        if (name && name->getString() == work_items_mark)
+            return true;
+    }
+    return false;
+}
+
+// A term of C: a loop-invariant value added or subtracted.
+struct Term {
+    llvm::Value *value;
+    bool subtracted;
+};
+
+// A branch on `icmp pred A, U` with A = (C + iv) mod 2^w.
+struct Guard {
+    llvm::ICmpInst *compare = nullptr;
+    llvm::CmpInst::Predicate predicate; // with A on the left
+    llvm::Value *bound = nullptr;       // U
+    std::vector<Term> offset;           // C
+    unsigned width = 0;                 // w
+    unsigned guarded = 0;               // instructions only one side runs
+};
+
+struct Candidate {
+    std::vector<llvm::BasicBlock *> blocks;
+    llvm::BasicBlock *preheader, *header, *latch, *exit;
+    llvm::PHINode *iv;
+    llvm::ICmpInst *latch_compare;
+    unsigned count_operand; // the operand of latch_compare that is N
+    Guard guard;
+};
+
+// Whether value is (C + iv) mod 2^w, with C's terms appended to `offset`.
+bool match_offset(llvm::Value *value, const llvm::PHINode *iv, const llvm::Loop &loop,
+                  std::vector<Term> &offset)
+{
+    for (;;) {
+        if (value == iv)
+            return true;
+        if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(value)) {
+            value = trunc->getOperand(0);
+            continue;
+        }
+        auto *op = llvm::dyn_cast<llvm::BinaryOperator>(value);
+        if (!op)
+            return false;
+        llvm::Value *left = op->getOperand(0), *right = op->getOperand(1);
+        bool add = op->getOpcode() == llvm::Instruction::Add ||
+                   (op->getOpcode() == llvm::Instruction::Or &&
+                    llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint());
+        if (add && loop.isLoopInvariant(right)) {
+            offset.push_back({right, false});
+            value = left;
+        } else if (add && loop.isLoopInvariant(left)) {
+            offset.push_back({left, false});
+            value = right;
+        } else if (op->getOpcode() == llvm::Instruction::Sub && loop.isLoopInvariant(right)) {
+            offset.push_back({right, true});
+            value = left;
+        } else {
+            return false;
+        }
+    }
+}
+
+// The guard `branch` is, if it is one.
+bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::Loop &loop,
+                 const llvm::DominatorTree &tree, Guard &guard)
+{
+    auto *compare = llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition());
+    if (!compare || !compare->getOperand(0)->getType()->isIntegerTy() || !loop.contains(compare))
+        return false;
+    unsigned width = compare->getOperand(0)->getType()->getIntegerBitWidth();
+    if (width < 16 || width > 64)
+        return false;
+    for (unsigned side = 0; side < 2; side++) {
+        llvm::Value *a = compare->getOperand(side), *u = compare->getOperand(1 - side);
+        std::vector<Term> offset;
+        if (!loop.isLoopInvariant(u) || !match_offset(a, iv, loop, offset))
+            continue;
+        guard.compare = compare;
+        guard.predicate = side ? compare->getSwappedPredicate() : compare->getPredicate();
+        guard.bound = u;
+        guard.offset = std::move(offset);
+        guard.width = width;
+        break;
+    }
+    if (!guard.compare)
+        return false;
+    guard.guarded = 0;
+    llvm::BasicBlock *from = branch->getParent();
+    for (llvm::BasicBlock *to : llvm::successors(branch)) {
+        if (!loop.contains(to) || to->getSinglePredecessor() != from || to == loop.getHeader())
+            continue;
+        for (llvm::BasicBlock *block : loop.blocks())
+            if (tree.dominates(to, block))
+                guard.guarded += (unsigned)block->size();
+    }
+    return guard.guarded > 0;
+}
+
+// Whether loop is a work-item loop narrowing can take, with its guard.
+bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
+{
+    if (!loop.isInnermost() || !has_mark(loop.getLoopID()) || !loop.isLoopSimplifyForm())
+        return false;
+    c.preheader = loop.getLoopPreheader();
+    c.header = loop.getHeader();
+    c.latch = loop.getLoopLatch();
+    c.exit = loop.getExitBlock();
+    c.iv = loop.getCanonicalInductionVariable();
+    if (!c.exit || loop.getExitingBlock() != c.latch || !c.iv)
+        return false;
+    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
+    if (!latch_branch || !latch_branch->isConditional())
+        return false;
+    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
+    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
+    if (!c.latch_compare || !c.latch_compare->hasOneUse() || !loop.contains(c.latch_compare))
+        return false;
+    llvm::CmpInst::Predicate stay;
+    if (c.latch_compare->getOperand(0) == next) {
+        c.count_operand = 1;
+        stay = c.latch_compare->getPredicate();
+    } else if (c.latch_compare->getOperand(1) == next) {
+        c.count_operand = 0;
+        stay = c.latch_compare->getSwappedPredicate();
+    } else {
+        return false;
+    }
+    if (latch_branch->getSuccessor(0) != c.header)
+        stay = llvm::CmpInst::getInversePredicate(stay);
+    if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
+        !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
+        return false;
+
+    for (llvm::BasicBlock *block : loop.blocks()) {
+        auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
+        Guard guard;
+        if (block != c.latch && branch && branch->isConditional() &&
+            match_guard(branch, c.iv, loop, tree, guard) && guard.guarded > c.guard.guarded)
+            c.guard = std::move(guard);
+    }
+    if (!c.guard.compare)
+        return false;
+    c.blocks.assign(loop.block_begin(), loop.block_end());
+    return true;
+}
+
+// Whether c + iv provably stays in range for iv < T: C constant, and T at
+// most N when N is a constant, else CL_DEVICE_MAX_WORK_GROUP_SIZE.
+bool never_wraps(const Candidate &c)
+{
+    const Guard &g = c.guard;
+    llvm::APInt offset(g.width, 0);
+    for (const Term &term : g.offset) {
+        auto *k = llvm::dyn_cast<llvm::ConstantInt>(term.value);
+        if (!k)
+            return false;
+        llvm::APInt v = k->getValue().trunc(g.width);
+        offset = term.subtracted ? offset - v : offset + v;
+    }
+    bool is_signed = llvm::CmpInst::isSigned(g.predicate);
+    auto *n = llvm::dyn_cast<llvm::ConstantInt>(c.latch_compare->getOperand(c.count_operand));
+    uint64_t trips = n ? std::max<uint64_t>(n->getZExtValue(), 1) : CC_MAX_WORK_GROUP_SIZE;
+    if (n && n->getValue().getActiveBits() > 32)
+        return false;
+    llvm::APInt last = (is_signed ? offset.sext(128) : offset.zext(128)) + (trips - 1);
+    llvm::APInt limit = is_signed ? llvm::APInt::getSignedMaxValue(g.width).sext(128)
+                                  : llvm::APInt::getMaxValue(g.width).zext(128);
+    return last.sle(limit);
+}
+
+// The loop ID with llvm.loop.vectorize.enable false added: the middle copy
+// of an `eq`/`ne` guard runs at most one work-item.
+llvm::MDNode *scalar_loop_id(llvm::MDNode *id)
+{
+    llvm::LLVMContext &context = id->getContext();
+    std::vector<llvm::Metadata *> operands{nullptr};
+    for (unsigned i = 1; i < id->getNumOperands(); i++)
+        operands.push_back(id->getOperand(i));
+    llvm::Metadata *disable[] = {
+        llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))};
+    operands.push_back(llvm::MDNode::get(context, disable));
+    llvm::MDNode *scalar = llvm::MDNode::getDistinct(context, operands);
+    scalar->replaceOperandWith(0, scalar);
+    return scalar;
+}
+
+void narrow(Candidate &c)
+{
+    const Guard &g = c.guard;
+    llvm::Function *fn = c.header->getParent();
+    llvm::LLVMContext &context = fn->getContext();
+    llvm::IRBuilder<> b(c.preheader->getTerminator());
+    llvm::Type *index = c.iv->getType(), *wide = b.getIntNTy(128), *narrow = b.getIntNTy(g.width);
+    bool is_signed = llvm::CmpInst::isSigned(g.predicate);
+    auto extend = [&](llvm::Value *v) {
+        return is_signed ? b.CreateSExt(v, wide) : b.CreateZExt(v, wide);
+    };
+    auto clamp = [&](llvm::Value *v, llvm::Value *top) {
+        v = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, v, top);
+        return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, llvm::ConstantInt::get(wide, 0));
+    };
+
+    llvm::Value *count =
+        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
+                                llvm::ConstantInt::get(index, 1), nullptr, "narrow.count");
+    llvm::Value *offset = llvm::ConstantInt::get(narrow, 0);
+    for (const Term &term : g.offset) {
+        llvm::Value *v = b.CreateZExtOrTrunc(term.value, narrow);
+        offset = term.subtracted ? b.CreateSub(offset, v) : b.CreateAdd(offset, v);
+    }
+    llvm::Value *c_wide = extend(offset), *count_wide = b.CreateZExt(count, wide);
+    llvm::Value *d = b.CreateSub(extend(g.bound), c_wide);
+    llvm::Value *d1 = b.CreateAdd(d, llvm::ConstantInt::get(wide, 1));
+    llvm::Value *zero = llvm::ConstantInt::get(wide, 0), *lo, *hi;
+    switch (g.predicate) {
+    case llvm::CmpInst::ICMP_ULT:
+    case llvm::CmpInst::ICMP_SLT: lo = zero, hi = d; break;
+    case llvm::CmpInst::ICMP_ULE:
+    case llvm::CmpInst::ICMP_SLE: lo = zero, hi = d1; break;
+    case llvm::CmpInst::ICMP_UGT:
+    case llvm::CmpInst::ICMP_SGT: lo = d1, hi = count_wide; break;
+    case llvm::CmpInst::ICMP_UGE:
+    case llvm::CmpInst::ICMP_SGE: lo = d, hi = count_wide; break;
+    default: lo = d, hi = d1; break; // eq, ne
+    }
+    bool inside = g.predicate != llvm::CmpInst::ICMP_NE;
+    bool single = g.predicate == llvm::CmpInst::ICMP_EQ || g.predicate == llvm::CmpInst::ICMP_NE;
+    // `<` leaves no work-items before the interval, `>` none after it: those
+    // copies are not made (the bounds are then the same value).
+    llvm::Value *start = llvm::ConstantInt::get(index, 0);
+    llvm::Value *bounds[4] = {
+        start, lo == zero ? start : b.CreateTrunc(clamp(lo, count_wide), index, "narrow.lo"),
+        hi == count_wide ? count : b.CreateTrunc(clamp(hi, count_wide), index, "narrow.hi"), count};
+
+    // The original loop stays for when c + iv wraps, unless it cannot.
+    llvm::BasicBlock *fallback = nullptr;
+    llvm::Value *no_wrap = nullptr;
+    if (!never_wraps(c)) {
+        llvm::APInt limit = is_signed ? llvm::APInt::getSignedMaxValue(g.width).sext(128)
+                                      : llvm::APInt::getMaxValue(g.width).zext(128);
+        llvm::Value *last =
+            b.CreateAdd(c_wide, b.CreateSub(count_wide, llvm::ConstantInt::get(wide, 1)));
+        no_wrap = b.CreateICmpSLE(last, llvm::ConstantInt::get(wide, limit), "narrow.no_wrap");
+        fallback = llvm::BasicBlock::Create(context, "narrow.fallback", fn, c.header);
+        llvm::BranchInst::Create(c.header, fallback);
+        for (llvm::PHINode &phi : c.header->phis())
+            phi.replaceIncomingBlockWith(c.preheader, fallback);
+    }
+
+    // What flows from one copy to the next: the header phis' values on the
+    // back edge (but the induction variable's), and the exit's LCSSA values.
+    std::vector<llvm::Value *> flowing, current;
+    std::vector<llvm::PHINode *> header_phis, exit_phis;
+    for (llvm::PHINode &phi : c.header->phis()) {
+        if (&phi == c.iv)
+            continue;
+        header_phis.push_back(&phi);
+        flowing.push_back(phi.getIncomingValueForBlock(c.latch));
+        current.push_back(phi.getIncomingValueForBlock(fallback ? fallback : c.preheader));
+    }
+    for (llvm::PHINode &phi : c.exit->phis()) {
+        exit_phis.push_back(&phi);
+        flowing.push_back(phi.getIncomingValueForBlock(c.latch));
+        current.push_back(llvm::PoisonValue::get(phi.getType()));
+    }
+    auto in_loop = [&](llvm::Value *v) {
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
+        return inst &&
+               std::find(c.blocks.begin(), c.blocks.end(), inst->getParent()) != c.blocks.end();
+    };
+
+    llvm::BasicBlock *guard = llvm::BasicBlock::Create(context, "narrow.guard", fn);
+    c.preheader->getTerminator()->eraseFromParent();
+    if (fallback)
+        llvm::BranchInst::Create(guard, fallback, no_wrap, c.preheader);
+    else
+        llvm::BranchInst::Create(guard, c.preheader);
+
+    for (unsigned k = 0; k < 3; k++) {
+        if (bounds[k] == bounds[k + 1])
+            continue;
+        llvm::ValueToValueMapTy map;
+        std::vector<llvm::BasicBlock *> copies;
+        for (llvm::BasicBlock *block : c.blocks) {
+            llvm::BasicBlock *copy = llvm::CloneBasicBlock(block, map, ".narrow", fn);
+            map[block] = copy;
+            copies.push_back(copy);
+        }
+        llvm::remapInstructionsInBlocks(copies, map);
+        auto *header = llvm::cast<llvm::BasicBlock>(map[c.header]);
+        auto *latch = llvm::cast<llvm::BasicBlock>(map[c.latch]);
+        llvm::BasicBlock *preheader =
+            llvm::BasicBlock::Create(context, "narrow.preheader", fn, header);
+        llvm::BasicBlock *exit = llvm::BasicBlock::Create(context, "narrow.exit", fn);
+        llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "narrow.next", fn);
+        llvm::BranchInst::Create(header, preheader);
+        llvm::BranchInst::Create(next, exit);
+        b.SetInsertPoint(guard);
+        b.CreateCondBr(b.CreateICmpULT(bounds[k], bounds[k + 1]), preheader, next);
+
+        for (llvm::PHINode &phi : header->phis())
+            phi.replaceIncomingBlockWith(fallback ? fallback : c.preheader, preheader);
+        llvm::cast<llvm::PHINode>(map[c.iv])->setIncomingValueForBlock(preheader, bounds[k]);
+        for (size_t i = 0; i < header_phis.size(); i++)
+            llvm::cast<llvm::PHINode>(map[header_phis[i]])
+                ->setIncomingValueForBlock(preheader, current[i]);
+        auto *latch_branch = llvm::cast<llvm::BranchInst>(latch->getTerminator());
+        for (unsigned s = 0; s < latch_branch->getNumSuccessors(); s++)
+            if (latch_branch->getSuccessor(s) == c.exit)
+                latch_branch->setSuccessor(s, exit);
+        llvm::cast<llvm::ICmpInst>(map[c.latch_compare])
+            ->setOperand(c.count_operand, bounds[k + 1]);
+        if (single && k == 1)
+            latch_branch->setMetadata(
+                llvm::LLVMContext::MD_loop,
+                scalar_loop_id(latch_branch->getMetadata(llvm::LLVMContext::MD_loop)));
+
+        auto *compare = llvm::cast<llvm::Instruction>(map[g.compare]);
+        compare->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == inside));
+        compare->eraseFromParent();
+        for (llvm::BasicBlock *copy : copies)
+            llvm::ConstantFoldTerminator(copy, true);
+
+        // the values after this copy, then where the next one starts
+        b.SetInsertPoint(exit, exit->begin());
+        std::vector<llvm::Value *> after(flowing.size());
+        for (size_t i = 0; i < flowing.size(); i++) {
+            if (!in_loop(flowing[i])) {
+                after[i] = flowing[i];
+                continue;
+            }
+            llvm::PHINode *lcssa = b.CreatePHI(flowing[i]->getType(), 1);
+            lcssa->addIncoming(map[flowing[i]], latch);
+            after[i] = lcssa;
+        }
+        b.SetInsertPoint(next);
+        for (size_t i = 0; i < flowing.size(); i++) {
+            llvm::PHINode *merged = b.CreatePHI(flowing[i]->getType(), 2);
+            merged->addIncoming(current[i], guard);
+            merged->addIncoming(after[i], exit);
+            current[i] = merged;
+        }
+        guard = next;
+    }
+    b.SetInsertPoint(guard);
+    b.CreateBr(c.exit);
+    for (size_t i = 0; i < exit_phis.size(); i++)
+        exit_phis[i]->addIncoming(current[header_phis.size() + i], guard);
+}
+
+} // namespace
+
+extern "C" bool cc_narrowing_enabled(void)
+{
+    static const bool enabled = [] {
+        const char *setting = std::getenv("CPUCL_NARROW");
+        return !setting || std::strcmp(setting, "0") != 0;
+    }();
+    return enabled;
+}
+
+extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
+{
+    llvm::Function &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
+    bool marked = false;
+    for (llvm::BasicBlock &block : fn)
+        marked = marked || has_mark(block.getTerminator()->getMetadata(llvm::LLVMContext::MD_loop));
+    if (!marked)
+        return false;
+    llvm::DominatorTree tree(fn);
+    llvm::LoopInfo loops(tree);
+    // All candidates first, while the analyses are valid: narrowing one
+    // loop touches only its blocks, preheader and exit.
+    std::vector<Candidate> candidates;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        Candidate c;
+        if (!match_loop(*loop, tree, c))
+            continue;
+        if (!loop->isLCSSAForm(tree))
+            llvm::formLCSSA(*loop, tree, &loops, nullptr);
+        candidates.push_back(std::move(c));
+    }
+    for (Candidate &c : candidates)
+        narrow(c);
+    if (!candidates.empty())
+        llvm::removeUnreachableBlocks(fn);
+    return !candidates.empty();
+}

@@ -1,0 +1,26 @@
+/* narrow.h - work-item loops cut at the work-items their guard selects
+ * (narrow.cpp). */
+#ifndef CPUCL_COMPILER_NARROW_H
+#define CPUCL_COMPILER_NARROW_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether narrowing is on: not when CPUCL_NARROW=0 (read once per
+ * process; the kernel cache's key hashes the variable). */
+bool cc_narrowing_enabled(void);
+
+/* Narrows fn's innermost work-item loops (parallel.cpp's mark) by one
+ * guard each; returns whether fn changed. Runs inside O3, right before
+ * the loop vectorizer (optimize.cpp); keeps no analysis valid. */
+bool cc_narrow_loops(LLVMValueRef fn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

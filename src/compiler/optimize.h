@@ -1,0 +1,23 @@
+/* optimize.h - LLVM's O3 pipeline with cpucl's own pass in it
+ * (optimize.cpp). */
+#ifndef CPUCL_COMPILER_OPTIMIZE_H
+#define CPUCL_COMPILER_OPTIMIZE_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Error.h>
+#include <llvm-c/TargetMachine.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Runs default<O3> on module for machine, with narrow.cpp's pass before
+ * the loop vectorizer, or default<O0> when !optimize
+ * (-cl-opt-disable). NULL on success, else the pipeline's error. */
+LLVMErrorRef cc_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, bool optimize);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
