@@ -40,8 +40,8 @@ enum { RELAXED = 0, ACQUIRE = 2, RELEASE = 3, ACQ_REL = 4, SEQ_CST = 5 };
 enum { SCOPE_WORK_ITEM = 0, SCOPE_WORK_GROUP = 1, SCOPE_DEVICE = 2, SCOPE_ALL_SVM = 3 };
 
 struct fence_function {
-    const char *name;   /* mangled, as Clang and the translator (CL2.0) name it */
-    bool explicit;      /* atomic_work_item_fence: order and scope arguments */
+    const char *name;            /* mangled, as Clang and the translator (CL2.0) name it */
+    bool explicit;               /* atomic_work_item_fence: order and scope arguments */
     LLVMAtomicOrdering ordering; /* of the 1.x fences */
 };
 
@@ -71,9 +71,9 @@ static LLVMMetadataRef fence_tags(LLVMContextRef context, unsigned flags)
     size_t count = 0;
     for (int i = 0; i < 3; i++)
         if (flags & (1u << i)) {
-            LLVMMetadataRef pair[2] = {LLVMMDStringInContext2(context, "opencl-fence-mem", 16),
-                                       LLVMMDStringInContext2(context, spaces[i],
-                                                              strlen(spaces[i]))};
+            LLVMMetadataRef pair[2] = {
+                LLVMMDStringInContext2(context, "opencl-fence-mem", 16),
+                LLVMMDStringInContext2(context, spaces[i], strlen(spaces[i]))};
             tags[count++] = LLVMMDNodeInContext2(context, pair, 2);
         }
     if (count == 1)
@@ -114,7 +114,8 @@ static void lower_call(LLVMValueRef call, const struct fence_function *f, LLVMBu
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef fence = LLVMBuildFence(b, ordering, !system, "");
     unsigned kind = LLVMGetMDKindIDInContext(context, "mmra", 4);
-    LLVMSetMetadata(fence, kind, LLVMMetadataAsValue(context, fence_tags(context, (unsigned)flags)));
+    LLVMSetMetadata(fence, kind,
+                    LLVMMetadataAsValue(context, fence_tags(context, (unsigned)flags)));
     LLVMInstructionEraseFromParent(call);
 }
 

@@ -38,13 +38,13 @@
 
 enum hook { ORDER, TYPE, ELEMENT_SIZE, SAMPLER, NUM_HOOKS };
 
-static const char *const hook_names[NUM_HOOKS] = {
-    "__cpucl_image_order", "__cpucl_image_type", "__cpucl_image_element_size",
-    "__cpucl_sampler_bits"};
+static const char *const hook_names[NUM_HOOKS] = {"__cpucl_image_order", "__cpucl_image_type",
+                                                  "__cpucl_image_element_size",
+                                                  "__cpucl_sampler_bits"};
 
-static const size_t field_offsets[ELEMENT_SIZE + 1] = {
-    offsetof(struct cc_image, channel_order), offsetof(struct cc_image, channel_data_type),
-    offsetof(struct cc_image, element_size)};
+static const size_t field_offsets[ELEMENT_SIZE + 1] = {offsetof(struct cc_image, channel_order),
+                                                       offsetof(struct cc_image, channel_data_type),
+                                                       offsetof(struct cc_image, element_size)};
 
 bool cc_is_launch_hook(const char *name)
 {
@@ -56,8 +56,7 @@ bool cc_is_launch_hook(const char *name)
 
 /* What a call of hook h becomes: a constant of the facts, or NULL when the
  * facts do not fix it. */
-static LLVMValueRef fixed_value(enum hook h, LLVMValueRef call,
-                                const struct cc_launch_facts *facts)
+static LLVMValueRef fixed_value(enum hook h, LLVMValueRef call, const struct cc_launch_facts *facts)
 {
     LLVMTypeRef type = LLVMTypeOf(call);
     if (!facts)
@@ -66,7 +65,7 @@ static LLVMValueRef fixed_value(enum hook h, LLVMValueRef call,
         return facts->samplers_alike ? LLVMConstInt(type, facts->sampler_bits, 0) : NULL;
     if (!facts->images_alike)
         return NULL;
-    int value = h == ORDER ? facts->image_order
+    int value = h == ORDER  ? facts->image_order
                 : h == TYPE ? facts->image_type
                             : facts->image_element_size;
     return LLVMConstInt(type, (unsigned long long)(long long)value, 1);
@@ -83,8 +82,8 @@ static LLVMValueRef lowered(enum hook h, LLVMValueRef call, LLVMBuilderRef b,
         return value;
     if (h == SAMPLER)
         return argument;
-    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(
-        LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))));
+    LLVMContextRef context = LLVMGetModuleContext(
+        LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))));
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef offset = LLVMConstInt(LLVMInt64TypeInContext(context), field_offsets[h], 0);
     LLVMValueRef at =
@@ -92,7 +91,8 @@ static LLVMValueRef lowered(enum hook h, LLVMValueRef call, LLVMBuilderRef b,
     LLVMValueRef load = LLVMBuildLoad2(b, LLVMTypeOf(call), at, "");
     LLVMSetAlignment(load, 4);
     unsigned kind = LLVMGetMDKindIDInContext(context, "invariant.load", 14);
-    LLVMSetMetadata(load, kind, LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, NULL, 0)));
+    LLVMSetMetadata(load, kind,
+                    LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, NULL, 0)));
     return load;
 }
 
@@ -151,8 +151,8 @@ static bool values_have(const struct values *v, LLVMValueRef value)
  * uses it: a load, a call, an atomic, the pointer stored as a value.
  * `merged` holds the phis and selects already followed (a loop's phi comes
  * back to itself). */
-static bool only_stored_through(LLVMValueRef pointer, struct values *stores,
-                                struct values *merged, int depth)
+static bool only_stored_through(LLVMValueRef pointer, struct values *stores, struct values *merged,
+                                int depth)
 {
     if (depth > 32)
         return false;
@@ -163,8 +163,7 @@ static bool only_stored_through(LLVMValueRef pointer, struct values *stores,
                 return false;
             if (values_have(merged, user))
                 continue;
-            if (!values_add(merged, user) ||
-                !only_stored_through(user, stores, merged, depth + 1))
+            if (!values_add(merged, user) || !only_stored_through(user, stores, merged, depth + 1))
                 return false;
         } else if (LLVMIsAGetElementPtrInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
                    LLVMIsABitCastInst(user)) {

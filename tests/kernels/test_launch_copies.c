@@ -59,7 +59,8 @@ static const char *source =
     "{\n"
     "    int x = get_global_id(0), y = get_global_id(1);\n"
     "    float2 c = (float2)(x + 0.5f, y + 0.5f) * scale;\n"
-    "    float4 v = read_imagef(in, s, c) + 0.5f * read_imagef(in, s, c + (float2)(0.3f, 0.4f) * scale);\n"
+    "    float4 v = read_imagef(in, s, c) + 0.5f * read_imagef(in, s, c + (float2)(0.3f, 0.4f) * "
+    "scale);\n"
     "    write_imagef(out, (int2)(x, y), v * (1.0f / 1.5f));\n"
     "}\n";
 
@@ -111,8 +112,8 @@ static void check_sums(struct harness *h, cl_kernel kernel, size_t n, size_t loc
     for (int launch = 0; launch < LAUNCHES; launch++) {
         memset(out, 0x55, groups * sizeof *out);
         CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &n, &local, 0, NULL, NULL));
-        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, groups * sizeof *out, out, 0, NULL,
-                                     NULL));
+        CHECK_OK(
+            clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, groups * sizeof *out, out, 0, NULL, NULL));
         size_t bad = 0;
         for (size_t g = 0; g < groups; g++) {
             cl_int want = 0;
@@ -156,17 +157,20 @@ static void check_image_case(struct harness *h, cl_kernel kernel, const struct i
     if (c->in.image_channel_data_type == CL_FLOAT)
         for (size_t i = 0; i < W * H * in_bytes / 4; i++)
             ((float *)pixels)[i] = (float)(i * 37 % 251) / 251.0f;
-    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W,
-                          .image_height = H};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
     cl_int err;
     cl_mem in = clCreateImage(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &c->in, &desc,
                               pixels, &err);
     REQUIRE(err == CL_SUCCESS);
     cl_mem out = clCreateImage(h->context, CL_MEM_WRITE_ONLY, &c->out, &desc, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
-    cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS, c->normalized,
-                                          CL_SAMPLER_ADDRESSING_MODE, c->addressing,
-                                          CL_SAMPLER_FILTER_MODE, c->filter, 0};
+    cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                          c->normalized,
+                                          CL_SAMPLER_ADDRESSING_MODE,
+                                          c->addressing,
+                                          CL_SAMPLER_FILTER_MODE,
+                                          c->filter,
+                                          0};
     cl_sampler sampler = clCreateSamplerWithProperties(h->context, properties, &err);
     REQUIRE(err == CL_SUCCESS);
     cl_float scale = c->normalized ? 1.0f / W : 1.0f;
@@ -175,8 +179,8 @@ static void check_image_case(struct harness *h, cl_kernel kernel, const struct i
     for (int launch = 0; launch < LAUNCHES; launch++) {
         memset(got, 0xee, W * H * out_bytes);
         CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 2, NULL, global, local, 0, NULL, NULL));
-        CHECK_OK(clEnqueueReadImage(h->queue, out, CL_TRUE, origin, region, 0, 0, got, 0, NULL,
-                                    NULL));
+        CHECK_OK(
+            clEnqueueReadImage(h->queue, out, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL));
         if (launch == 0)
             memcpy(first, got, W * H * out_bytes);
         else
@@ -201,8 +205,8 @@ static void check_image_case(struct harness *h, cl_kernel kernel, const struct i
 static void check_streaming(struct harness *h, cl_program program)
 {
     cl_ulong cache = 0;
-    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
-                             NULL));
+    CHECK_OK(
+        clGetDeviceInfo(h->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL));
     size_t n = (size_t)(cache / sizeof(float)) * 3 / 2 + 4096;
     n = (n + 255) / 256 * 256;
     float *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -218,8 +222,7 @@ static void check_streaming(struct harness *h, cl_program program)
         cl_float k = 1.0f + (float)launch;
         CHECK_OK(harness_args(scale, 3, ARG(a), ARG(b), ARG(k)));
         CHECK_OK(clEnqueueNDRangeKernel(h->queue, scale, 1, NULL, &n, &local, 0, NULL, NULL));
-        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL,
-                                     NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
         size_t bad = 0;
         for (size_t i = 0; i < n; i++)
             bad += out[i] != k * in[i] + 1.0f;
@@ -288,7 +291,7 @@ static void run_program(struct harness *h, cl_program program)
         {rgba_8, rgba_8, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR},
         {r_f, r_f, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR},
         {bgra_8, bgra_8, CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST},
-        {rgba_8, rgba_f, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_LINEAR}, /* formats differ */
+        {rgba_8, rgba_f, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_LINEAR},          /* formats differ */
         {rgba_f, rgba_f, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR}, /* again */
     };
     cl_kernel filter = harness_kernel(program, "filter");
