@@ -53,6 +53,7 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
@@ -454,7 +455,13 @@ extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
     // All candidates first, while the analyses are valid: narrowing one
     // loop touches only its blocks, preheader and exit.
     std::vector<Candidate> candidates;
+    bool changed = false;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        // Unswitching and peeling (a launch copy's constant trip counts
+        // invite both) can leave a work-item loop without a dedicated
+        // preheader or exit: give it them (keeps the tree and loop info).
+        if (loop->isInnermost() && has_mark(loop->getLoopID()) && !loop->isLoopSimplifyForm())
+            changed |= llvm::simplifyLoop(loop, &tree, &loops, nullptr, nullptr, nullptr, false);
         Candidate c;
         if (!match_loop(*loop, tree, c))
             continue;
@@ -466,5 +473,5 @@ extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
         narrow(c);
     if (!candidates.empty())
         llvm::removeUnreachableBlocks(fn);
-    return !candidates.empty();
+    return changed || !candidates.empty();
 }
