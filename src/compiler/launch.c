@@ -18,7 +18,8 @@
  * their own bits). The format and addressing switches of image.cl then
  * fold away and a loop of image reads can vectorize.
  *
- * Streaming stores (cc_stream_stores), also for a launch's copy, after O3
+ * Streaming stores (cc_stream_stores, opt-in with CPUCL_STREAMING=1: codegen.c
+ * says why), also for a launch's copy, after O3
  * (before it, the loop vectorizer refuses a store it cannot prove aligned
  * to the vector: x86 then splits it into non-temporal pieces): a buffer
  * larger than the last-level cache that the kernel only writes, in a kernel

@@ -302,6 +302,9 @@ static void run_program(struct harness *h, cl_program program)
 
 int main(void)
 {
+    /* streaming stores are opt-in (read once per process, before the
+     * first launch copy) */
+    setenv("CPUCL_STREAMING", "1", 1);
     struct harness h = harness_open();
     cl_bool images = CL_FALSE;
     clGetDeviceInfo(h.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
