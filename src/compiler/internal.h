@@ -20,6 +20,7 @@
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
+ *   values.c     a growable array of values, for the passes
  */
 #ifndef CPUCL_COMPILER_INTERNAL_H
 #define CPUCL_COMPILER_INTERNAL_H
@@ -45,6 +46,14 @@ struct cc_log {
 void cc_log_append(struct cc_log *log, const char *text, size_t length);
 void cc_log_printf(struct cc_log *log, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* values.c: a growable array of values; free `items` when done. */
+struct cc_values {
+    LLVMValueRef *items;
+    size_t count, capacity;
+};
+bool cc_values_add(struct cc_values *v, LLVMValueRef value); /* false when out of memory */
+bool cc_values_have(const struct cc_values *v, LLVMValueRef value);
 
 /* options.c: the parsed build options. */
 struct cc_options {

@@ -119,41 +119,13 @@ void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *f
     LLVMDisposeBuilder(b);
 }
 
-/* A growable list of instructions. */
-struct values {
-    LLVMValueRef *items;
-    size_t count, capacity;
-};
-
-static bool values_add(struct values *v, LLVMValueRef value)
-{
-    if (v->count == v->capacity) {
-        size_t grown = v->capacity ? 2 * v->capacity : 16;
-        LLVMValueRef *more = realloc(v->items, grown * sizeof *more);
-        if (!more)
-            return false;
-        v->items = more;
-        v->capacity = grown;
-    }
-    v->items[v->count++] = value;
-    return true;
-}
-
-static bool values_have(const struct values *v, LLVMValueRef value)
-{
-    for (size_t i = 0; i < v->count; i++)
-        if (v->items[i] == value)
-            return true;
-    return false;
-}
-
 /* The stores through `pointer` (and what is derived from it by address
  * arithmetic, phis and selects) join *stores; false when anything else
  * uses it: a load, a call, an atomic, the pointer stored as a value.
  * `merged` holds the phis and selects already followed (a loop's phi comes
  * back to itself). */
-static bool only_stored_through(LLVMValueRef pointer, struct values *stores, struct values *merged,
-                                int depth)
+static bool only_stored_through(LLVMValueRef pointer, struct cc_values *stores,
+                                struct cc_values *merged, int depth)
 {
     if (depth > 32)
         return false;
@@ -162,9 +134,10 @@ static bool only_stored_through(LLVMValueRef pointer, struct values *stores, str
         if (LLVMIsAPHINode(user) || LLVMIsASelectInst(user)) {
             if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == pointer)
                 return false;
-            if (values_have(merged, user))
+            if (cc_values_have(merged, user))
                 continue;
-            if (!values_add(merged, user) || !only_stored_through(user, stores, merged, depth + 1))
+            if (!cc_values_add(merged, user) ||
+                !only_stored_through(user, stores, merged, depth + 1))
                 return false;
         } else if (LLVMIsAGetElementPtrInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
                    LLVMIsABitCastInst(user)) {
@@ -175,7 +148,7 @@ static bool only_stored_through(LLVMValueRef pointer, struct values *stores, str
         } else if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == pointer &&
                    LLVMGetOperand(user, 0) != pointer && !LLVMGetVolatile(user) &&
                    LLVMGetOrdering(user) == LLVMAtomicOrderingNotAtomic) {
-            if (!values_add(stores, user))
+            if (!cc_values_add(stores, user))
                 return false;
         } else {
             return false;
@@ -237,7 +210,7 @@ bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
     for (unsigned i = 0; i < kernel->num_args && i < 32; i++) {
         if (!(streaming_args & (1u << i)) || kernel->args[i].kind != CC_ARG_BUFFER)
             continue;
-        struct values stores = {0}, merged = {0};
+        struct cc_values stores = {0}, merged = {0};
         bool write_only = true;
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg_fn); bb && write_only;
              bb = LLVMGetNextBasicBlock(bb))

@@ -56,27 +56,6 @@
 #include "compiler/parallel.h"
 #include "compiler/ptrmap.h"
 
-/* --- a growable array of values --- */
-
-struct list {
-    LLVMValueRef *items;
-    size_t count, capacity;
-};
-
-static bool list_add(struct list *l, LLVMValueRef v)
-{
-    if (l->count == l->capacity) {
-        size_t capacity = l->capacity ? 2 * l->capacity : 16;
-        LLVMValueRef *items = realloc(l->items, capacity * sizeof *items);
-        if (!items)
-            return false;
-        l->items = items;
-        l->capacity = capacity;
-    }
-    l->items[l->count++] = v;
-    return true;
-}
-
 static bool is_lifetime_marker(LLVMValueRef inst)
 {
     if (!LLVMIsACallInst(inst))
@@ -110,7 +89,7 @@ struct regions {
     bool *reenters;             /* per region: can run again after a barrier */
 
     /* per alloca of the prologue: where each work-item's copy lives */
-    struct list allocas;
+    struct cc_values allocas;
     struct map kept;   /* alloca -> offset of its array, per work-item, + 1 */
     size_t per_item;   /* bytes a work-item needs in the context */
     size_t status_offset;
@@ -127,7 +106,7 @@ struct regions {
      * only then do the work-group function's loops check each one's status. */
     bool may_mix;
     bool too_many; /* more barriers than MAX_REGIONS: the caller uses fibers */
-    struct list group_allocas; /* those, in slot order: one region argument each */
+    struct cc_values group_allocas; /* those, in slot order: one region argument each */
     unsigned first_group_param;
     size_t uniform_size; /* bytes of group slots; the context starts with
                           * them, the per-work-item arrays follow at item_base */
@@ -135,7 +114,7 @@ struct regions {
 
     /* the prologue's values, computed once in the work-group function and
      * passed to every region (unless one depends on the local ids) */
-    struct list shared;
+    struct cc_values shared;
     bool clone_prologue;
 
     LLVMTypeRef i8, i32, i64, ptr, region_type;
@@ -305,10 +284,10 @@ static LLVMValueRef recompute(struct regions *r, LLVMValueRef v)
 static void demote_value(struct regions *r, LLVMValueRef inst)
 {
     LLVMBasicBlockRef home = LLVMGetInstructionParent(inst);
-    struct list users = {0};
+    struct cc_values users = {0};
     for (LLVMUseRef use = LLVMGetFirstUse(inst); use; use = LLVMGetNextUse(use)) {
         LLVMValueRef user = LLVMGetUser(use);
-        if (LLVMGetInstructionParent(user) != home && !list_add(&users, user))
+        if (LLVMGetInstructionParent(user) != home && !cc_values_add(&users, user))
             r->failed = true;
     }
     if (users.count && recomputable(r, inst, 0)) {
@@ -353,12 +332,12 @@ static void demote_value(struct regions *r, LLVMValueRef inst)
 static void demote(struct regions *r)
 {
     /* phis first: the loads that replace them are values like any other */
-    struct list phis = {0}, values = {0};
+    struct cc_values phis = {0}, values = {0};
     for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(r->prologue); bb;
          bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && LLVMIsAPHINode(inst);
              inst = LLVMGetNextInstruction(inst))
-            r->failed |= !list_add(&phis, inst);
+            r->failed |= !cc_values_add(&phis, inst);
     for (size_t i = 0; i < phis.count; i++)
         demote_phi(r, phis.items[i]);
     for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(r->prologue); bb;
@@ -369,7 +348,7 @@ static void demote(struct regions *r)
                 continue;
             for (LLVMUseRef use = LLVMGetFirstUse(inst); use; use = LLVMGetNextUse(use))
                 if (LLVMGetInstructionParent(LLVMGetUser(use)) != bb) {
-                    r->failed |= !list_add(&values, inst);
+                    r->failed |= !cc_values_add(&values, inst);
                     break;
                 }
         }
@@ -654,7 +633,7 @@ static void place_allocas(struct regions *r)
     for (LLVMValueRef inst = LLVMGetFirstInstruction(r->prologue); inst;
          inst = LLVMGetNextInstruction(inst))
         if (LLVMIsAAllocaInst(inst))
-            r->failed |= !list_add(&r->allocas, inst);
+            r->failed |= !cc_values_add(&r->allocas, inst);
     size_t offset = 0;
     for (unsigned align = 128; align >= 1; align /= 2)
         for (size_t i = 0; i < r->allocas.count; i++) {
@@ -686,7 +665,7 @@ static void place_allocas(struct regions *r)
             size_t size = align_up((size_t)LLVMABISizeOfType(r->layout, type) * n, align);
             if (!use.escapes && map_get(&r->uniform_slots, a)) {
                 r->failed |= !map_put(&r->group_slots, a, (void *)(uintptr_t)(r->uniform_size + 1));
-                r->failed |= !list_add(&r->group_allocas, a);
+                r->failed |= !cc_values_add(&r->group_allocas, a);
                 r->uniform_size += size;
                 continue;
             }
@@ -716,7 +695,7 @@ static void collect_shared(struct regions *r)
         for (int k = 0; k < operands; k++)
             for (unsigned p = 2; p < 5; p++)
                 r->clone_prologue |= LLVMGetOperand(inst, (unsigned)k) == LLVMGetParam(r->wi, p);
-        r->failed |= !list_add(&r->shared, inst);
+        r->failed |= !cc_values_add(&r->shared, inst);
     }
 }
 
@@ -729,7 +708,7 @@ struct clone {
     struct map values; /* old value (instruction, block, argument) -> new */
     struct map exits;  /* barrier block -> the block returning its region's number */
     struct map publish; /* home of a shared uniform alloca -> the group's slot */
-    struct list cloned;
+    struct cc_values cloned;
     LLVMBasicBlockRef entry;
     bool returns, continues; /* the region can end the work-item / reach a barrier */
 };
@@ -785,7 +764,7 @@ static LLVMBasicBlockRef clone_block(struct clone *c, LLVMBasicBlockRef bb)
             LLVMPositionBuilderAtEnd(r->b, copy);
             LLVMInsertIntoBuilder(r->b, dup);
             LLVMInstructionSetDebugLoc(dup, NULL);
-            r->failed |= !list_add(&c->cloned, dup);
+            r->failed |= !cc_values_add(&c->cloned, dup);
         }
         r->failed |= !map_put(&c->values, inst, dup);
     }
@@ -894,7 +873,7 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
         if (LLVMIsALoadInst(dup) && reads_args_or_state(r, inst))
             LLVMSetMetadata(dup, LLVMGetMDKindIDInContext(r->context, "invariant.load", 14),
                             LLVMMDNodeInContext(r->context, NULL, 0));
-        r->failed |= !list_add(&c.cloned, dup) || !map_put(&c.values, inst, dup);
+        r->failed |= !cc_values_add(&c.cloned, dup) || !map_put(&c.values, inst, dup);
     }
 
     /* the region's blocks, then every operand pointed at the copies */
@@ -1009,7 +988,7 @@ static LLVMValueRef out_of_line(struct regions *r, LLVMValueRef region)
  * first block; *latch gets the x loop's branch, and the status accesses
  * join `accesses`. */
 static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, unsigned j,
-                                   bool checked, LLVMBasicBlockRef after, struct list *accesses,
+                                   bool checked, LLVMBasicBlockRef after, struct cc_values *accesses,
                                    LLVMValueRef *latch_branch)
 {
     struct regions *r = g->r;
@@ -1036,7 +1015,7 @@ static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, un
     LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(r->context, g->fn, "run");
     if (checked) {
         LLVMValueRef where = LLVMBuildLoad2(r->b, r->i32, my_status, "");
-        r->failed |= !list_add(accesses, where);
+        r->failed |= !cc_values_add(accesses, where);
         LLVMValueRef here = LLVMBuildICmp(r->b, LLVMIntEQ, where, LLVMConstInt(r->i32, j, 0), "");
         LLVMBuildCondBr(r->b, here, run, latch[0]);
     } else {
@@ -1052,7 +1031,7 @@ static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, un
     LLVMValueRef to = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(region), callee, g->call_args,
                                      g->num_args, "");
     if (r->may_mix)
-        r->failed |= !list_add(accesses, LLVMBuildStore(r->b, to, my_status));
+        r->failed |= !cc_values_add(accesses, LLVMBuildStore(r->b, to, my_status));
     LLVMValueRef so_far = LLVMBuildLoad2(r->b, r->i32, g->next_region, "");
     LLVMValueRef more = LLVMBuildICmp(r->b, LLVMIntSGT, to, so_far, "");
     LLVMBuildStore(r->b, LLVMBuildSelect(r->b, more, to, so_far, ""), g->next_region);
@@ -1181,13 +1160,13 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
                                LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, ""), "");
         }
         /* every access of the region, and the status array's */
-        struct list accesses = {0};
+        struct cc_values accesses = {0};
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(regions[j]); bb;
              bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
                  inst = LLVMGetNextInstruction(inst))
                 if (cc_parallel_access(inst))
-                    r->failed |= !list_add(&accesses, inst);
+                    r->failed |= !cc_values_add(&accesses, inst);
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
         LLVMValueRef latches[2];
         unsigned num_latches = 0;

@@ -120,6 +120,18 @@ llvm::Function *copy(llvm::Function &fn, const char *suffix)
     return clone;
 }
 
+// The 8-byte state fields of the enqueued (0-2) and local (3-5) sizes and
+// the values `size` gives them.
+void size_fields(const size_t size[3], size_t local_size_offset, size_t enqueued_offset,
+                 uint64_t offsets[6], uint64_t values[6])
+{
+    for (unsigned d = 0; d < 3; d++) {
+        offsets[d] = enqueued_offset + 8 * d;
+        offsets[3 + d] = local_size_offset + 8 * d;
+        values[d] = values[3 + d] = size[d];
+    }
+}
+
 } // namespace
 
 extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t required[3],
@@ -128,11 +140,7 @@ extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t requir
 {
     llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
     uint64_t offsets[6], values[6];
-    for (unsigned d = 0; d < 3; d++) {
-        offsets[d] = enqueued_offset + 8 * d;
-        offsets[3 + d] = local_size_offset + 8 * d;
-        values[d] = values[3 + d] = required[d];
-    }
+    size_fields(required, local_size_offset, enqueued_offset, offsets, values);
     llvm::Function *general = copy(wg, ".general");
     if (always_enqueued)
         fold_sizes(*general, offsets, values, 3);
@@ -171,11 +179,7 @@ extern "C" void cc_fold_launch_local_size(LLVMValueRef wg_fn, const size_t size[
 {
     llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
     uint64_t offsets[6], values[6];
-    for (unsigned d = 0; d < 3; d++) {
-        offsets[d] = enqueued_offset + 8 * d;
-        offsets[3 + d] = local_size_offset + 8 * d;
-        values[d] = values[3 + d] = size[d];
-    }
+    size_fields(size, local_size_offset, enqueued_offset, offsets, values);
     fold_sizes(wg, offsets, values, 6);
     forbid_unrolling(wg);
 }
