@@ -12,7 +12,9 @@
 // branch in it other than the latch's tests `icmp pred A, U` (either
 // order), U loop-invariant and A = (C + iv) mod 2^w for a loop-invariant
 // C, w >= 16: a chain of truncs and adds or subs of invariants from iv
-// (`l < s`, `get_global_id(0) < n`, `int l = get_local_id(0)`).
+// (`l < s`, `get_global_id(0) < n`, `int l = get_local_id(0)`). Or the
+// branch tests an and/or of such compares, all `eq` or `ne` (a compound
+// guard: a stencil's `x == 0 || x == n - 1`).
 //
 // Gives, in the preheader, c = trunc_w(C) extended by pred's signedness,
 // and the question whether c + iv stays in range over iv in [0, T)
@@ -39,6 +41,13 @@
 // every work-item loop runs over a local size), and the original loop is
 // dropped.
 //
+// A compound guard's leaves each meet their one work-item at most once:
+// each allows the longer side of it, and the middle copy runs where all
+// of them allow, with every leaf at its value away from that work-item
+// (`eq` false, `ne` true) and the condition folded. The outer copies,
+// usually empty or a work-item long (a stencil's first and last groups),
+// keep the condition as it is.
+//
 // Assumes that work-item loops are loops over the local size (the same
 // order of iterations is kept, so nothing about parallelism is assumed),
 // and keeps no analysis valid (the pass manager is told so).
@@ -51,6 +60,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
@@ -90,16 +100,22 @@ struct Term {
     bool subtracted;
 };
 
-// A branch on `icmp pred A, U` with A = (C + iv) mod 2^w.
-struct Guard {
+// A compare `icmp pred A, U` with A = (C + iv) mod 2^w.
+struct Leaf {
     llvm::ICmpInst *compare = nullptr;
     llvm::CmpInst::Predicate predicate; // with A on the left
     llvm::Value *bound = nullptr;       // U
     std::vector<Term> offset;           // C
     unsigned width = 0;                 // w
-    unsigned guarded = 0;               // instructions only one side runs
 };
 
+// A branch on one leaf, or on an and/or of `eq`/`ne` leaves (a compound
+// guard: `x == 0 || x == n - 1`).
+struct Guard {
+    llvm::Value *condition = nullptr;
+    std::vector<Leaf> leaves;
+    unsigned guarded = 0; // instructions only one side runs
+};
 struct Candidate {
     std::vector<llvm::BasicBlock *> blocks;
     llvm::BasicBlock *preheader, *header, *latch, *exit;
@@ -142,12 +158,11 @@ bool match_offset(llvm::Value *value, const llvm::PHINode *iv, const llvm::Loop 
     }
 }
 
-// The guard `branch` is, if it is one.
-bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::Loop &loop,
-                 const llvm::DominatorTree &tree, Guard &guard)
+// Whether compare is a leaf on iv.
+bool match_leaf(llvm::ICmpInst *compare, const llvm::PHINode *iv, const llvm::Loop &loop,
+                Leaf &leaf)
 {
-    auto *compare = llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition());
-    if (!compare || !compare->getOperand(0)->getType()->isIntegerTy() || !loop.contains(compare))
+    if (!compare->getOperand(0)->getType()->isIntegerTy() || !loop.contains(compare))
         return false;
     unsigned width = compare->getOperand(0)->getType()->getIntegerBitWidth();
     if (width < 16 || width > 64)
@@ -157,15 +172,67 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
         std::vector<Term> offset;
         if (!loop.isLoopInvariant(u) || !match_offset(a, iv, loop, offset))
             continue;
-        guard.compare = compare;
-        guard.predicate = side ? compare->getSwappedPredicate() : compare->getPredicate();
-        guard.bound = u;
-        guard.offset = std::move(offset);
-        guard.width = width;
-        break;
+        leaf.compare = compare;
+        leaf.predicate = side ? compare->getSwappedPredicate() : compare->getPredicate();
+        leaf.bound = u;
+        leaf.offset = std::move(offset);
+        leaf.width = width;
+        return true;
     }
-    if (!guard.compare)
+    return false;
+}
+
+enum { MAX_LEAVES = 8 };
+
+// The compares at the leaves of an and/or tree (`or`, `and`, and their
+// `select` forms), in order; false when something else is in it.
+bool collect_leaves(llvm::Value *value, std::vector<llvm::ICmpInst *> &leaves)
+{
+    using namespace llvm::PatternMatch;
+    llvm::Value *a, *b;
+    if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value)) {
+        if (std::find(leaves.begin(), leaves.end(), compare) == leaves.end())
+            leaves.push_back(compare);
+        return leaves.size() <= MAX_LEAVES;
+    }
+    if (match(value, m_LogicalOr(m_Value(a), m_Value(b))) ||
+        match(value, m_LogicalAnd(m_Value(a), m_Value(b))))
+        return collect_leaves(a, leaves) && collect_leaves(b, leaves);
+    return false;
+}
+
+// The value of a compound guard when every leaf has its value away from
+// its one work-item: `eq` false, `ne` true.
+bool quiet_value(llvm::Value *value)
+{
+    using namespace llvm::PatternMatch;
+    llvm::Value *a = nullptr, *b = nullptr;
+    if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value))
+        return compare->getPredicate() == llvm::CmpInst::ICMP_NE;
+    if (match(value, m_LogicalOr(m_Value(a), m_Value(b))))
+        return quiet_value(a) || quiet_value(b);
+    bool is_and = match(value, m_LogicalAnd(m_Value(a), m_Value(b)));
+    return is_and && quiet_value(a) && quiet_value(b); // collect_leaves saw the tree
+}
+
+// The guard `branch` is, if it is one.
+bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::Loop &loop,
+                 const llvm::DominatorTree &tree, Guard &guard)
+{
+    auto *condition = llvm::dyn_cast<llvm::Instruction>(branch->getCondition());
+    std::vector<llvm::ICmpInst *> compares;
+    if (!condition || !loop.contains(condition) || !collect_leaves(condition, compares))
         return false;
+    guard.condition = condition;
+    guard.leaves.assign(compares.size(), Leaf());
+    for (size_t i = 0; i < compares.size(); i++) {
+        Leaf &leaf = guard.leaves[i];
+        if (!match_leaf(compares[i], iv, loop, leaf))
+            return false;
+        if (compares.size() > 1 && leaf.predicate != llvm::CmpInst::ICMP_EQ &&
+            leaf.predicate != llvm::CmpInst::ICMP_NE)
+            return false;
+    }
     guard.guarded = 0;
     llvm::BasicBlock *from = branch->getParent();
     for (llvm::BasicBlock *to : llvm::successors(branch)) {
@@ -220,7 +287,7 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
             match_guard(branch, c.iv, loop, tree, guard) && guard.guarded > c.guard.guarded)
             c.guard = std::move(guard);
     }
-    if (!c.guard.compare)
+    if (!c.guard.condition)
         return false;
     c.blocks.assign(loop.block_begin(), loop.block_end());
     return true;
@@ -228,9 +295,8 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
 
 // Whether c + iv provably stays in range for iv < T: C constant, and T at
 // most N when N is a constant, else CL_DEVICE_MAX_WORK_GROUP_SIZE.
-bool never_wraps(const Candidate &c)
+bool never_wraps(const Candidate &c, const Leaf &g)
 {
-    const Guard &g = c.guard;
     llvm::APInt offset(g.width, 0);
     for (const Term &term : g.offset) {
         auto *k = llvm::dyn_cast<llvm::ConstantInt>(term.value);
@@ -267,17 +333,60 @@ llvm::MDNode *scalar_loop_id(llvm::MDNode *id)
     return scalar;
 }
 
-void narrow(Candidate &c)
+// Where leaf's condition holds (for `ne`: fails) in c + iv: the iv of
+// [lo, hi), in i128, unclamped; and whether c + iv may wrap (null: never).
+struct Interval {
+    llvm::Value *lo, *hi, *may_wrap;
+    bool inside; // whether the condition holds in [lo, hi)
+};
+
+Interval leaf_interval(llvm::IRBuilder<> &b, const Candidate &c, const Leaf &g,
+                       llvm::Value *count_wide)
 {
-    const Guard &g = c.guard;
-    llvm::Function *fn = c.header->getParent();
-    llvm::LLVMContext &context = fn->getContext();
-    llvm::IRBuilder<> b(c.preheader->getTerminator());
-    llvm::Type *index = c.iv->getType(), *wide = b.getIntNTy(128), *narrow = b.getIntNTy(g.width);
+    llvm::Type *wide = b.getIntNTy(128), *narrow = b.getIntNTy(g.width);
     bool is_signed = llvm::CmpInst::isSigned(g.predicate);
     auto extend = [&](llvm::Value *v) {
         return is_signed ? b.CreateSExt(v, wide) : b.CreateZExt(v, wide);
     };
+    llvm::Value *offset = llvm::ConstantInt::get(narrow, 0);
+    for (const Term &term : g.offset) {
+        llvm::Value *v = b.CreateZExtOrTrunc(term.value, narrow);
+        offset = term.subtracted ? b.CreateSub(offset, v) : b.CreateAdd(offset, v);
+    }
+    llvm::Value *c_wide = extend(offset);
+    llvm::Value *d = b.CreateSub(extend(g.bound), c_wide);
+    llvm::Value *d1 = b.CreateAdd(d, llvm::ConstantInt::get(wide, 1));
+    llvm::Value *zero = llvm::ConstantInt::get(wide, 0);
+    Interval r{d, d1, nullptr, g.predicate != llvm::CmpInst::ICMP_NE};
+    switch (g.predicate) {
+    case llvm::CmpInst::ICMP_ULT:
+    case llvm::CmpInst::ICMP_SLT: r.lo = zero, r.hi = d; break;
+    case llvm::CmpInst::ICMP_ULE:
+    case llvm::CmpInst::ICMP_SLE: r.lo = zero, r.hi = d1; break;
+    case llvm::CmpInst::ICMP_UGT:
+    case llvm::CmpInst::ICMP_SGT: r.lo = d1, r.hi = count_wide; break;
+    case llvm::CmpInst::ICMP_UGE:
+    case llvm::CmpInst::ICMP_SGE: r.lo = d, r.hi = count_wide; break;
+    default: break; // eq, ne
+    }
+    if (!never_wraps(c, g)) {
+        llvm::APInt limit = is_signed ? llvm::APInt::getSignedMaxValue(g.width).sext(128)
+                                      : llvm::APInt::getMaxValue(g.width).zext(128);
+        llvm::Value *last =
+            b.CreateAdd(c_wide, b.CreateSub(count_wide, llvm::ConstantInt::get(wide, 1)));
+        r.may_wrap = b.CreateICmpSGT(last, llvm::ConstantInt::get(wide, limit));
+    }
+    return r;
+}
+
+void narrow(Candidate &c)
+{
+    const Guard &g = c.guard;
+    bool compound = g.leaves.size() > 1;
+    llvm::Function *fn = c.header->getParent();
+    llvm::LLVMContext &context = fn->getContext();
+    llvm::IRBuilder<> b(c.preheader->getTerminator());
+    llvm::Type *index = c.iv->getType(), *wide = b.getIntNTy(128);
     auto clamp = [&](llvm::Value *v, llvm::Value *top) {
         v = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, v, top);
         return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, llvm::ConstantInt::get(wide, 0));
@@ -286,28 +395,32 @@ void narrow(Candidate &c)
     llvm::Value *count =
         b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
                                 llvm::ConstantInt::get(index, 1), nullptr, "narrow.count");
-    llvm::Value *offset = llvm::ConstantInt::get(narrow, 0);
-    for (const Term &term : g.offset) {
-        llvm::Value *v = b.CreateZExtOrTrunc(term.value, narrow);
-        offset = term.subtracted ? b.CreateSub(offset, v) : b.CreateAdd(offset, v);
+    llvm::Value *count_wide = b.CreateZExt(count, wide);
+    llvm::Value *zero = llvm::ConstantInt::get(wide, 0), *lo = zero, *hi = count_wide;
+    llvm::Value *may_wrap = nullptr;
+    bool inside = true;
+    for (const Leaf &leaf : g.leaves) {
+        Interval r = leaf_interval(b, c, leaf, count_wide);
+        if (r.may_wrap)
+            may_wrap = may_wrap ? b.CreateOr(may_wrap, r.may_wrap) : r.may_wrap;
+        if (!compound) {
+            lo = r.lo, hi = r.hi, inside = r.inside;
+            continue;
+        }
+        // A compound guard's middle copy runs where no leaf meets its one
+        // work-item: each leaf allows the longer side of it, [0, lo) or
+        // [hi, T); the middle is where all of them allow.
+        llvm::Value *left = clamp(r.lo, count_wide), *right = clamp(r.hi, count_wide);
+        llvm::Value *take_left = b.CreateICmpSGE(left, b.CreateSub(count_wide, right));
+        lo = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, lo,
+                                     b.CreateSelect(take_left, zero, right));
+        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi,
+                                     b.CreateSelect(take_left, left, count_wide));
     }
-    llvm::Value *c_wide = extend(offset), *count_wide = b.CreateZExt(count, wide);
-    llvm::Value *d = b.CreateSub(extend(g.bound), c_wide);
-    llvm::Value *d1 = b.CreateAdd(d, llvm::ConstantInt::get(wide, 1));
-    llvm::Value *zero = llvm::ConstantInt::get(wide, 0), *lo, *hi;
-    switch (g.predicate) {
-    case llvm::CmpInst::ICMP_ULT:
-    case llvm::CmpInst::ICMP_SLT: lo = zero, hi = d; break;
-    case llvm::CmpInst::ICMP_ULE:
-    case llvm::CmpInst::ICMP_SLE: lo = zero, hi = d1; break;
-    case llvm::CmpInst::ICMP_UGT:
-    case llvm::CmpInst::ICMP_SGT: lo = d1, hi = count_wide; break;
-    case llvm::CmpInst::ICMP_UGE:
-    case llvm::CmpInst::ICMP_SGE: lo = d, hi = count_wide; break;
-    default: lo = d, hi = d1; break; // eq, ne
-    }
-    bool inside = g.predicate != llvm::CmpInst::ICMP_NE;
-    bool single = g.predicate == llvm::CmpInst::ICMP_EQ || g.predicate == llvm::CmpInst::ICMP_NE;
+    if (compound)
+        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, hi, lo);
+    bool single = !compound && (g.leaves[0].predicate == llvm::CmpInst::ICMP_EQ ||
+                                g.leaves[0].predicate == llvm::CmpInst::ICMP_NE);
     // `<` leaves no work-items before the interval, `>` none after it: those
     // copies are not made (the bounds are then the same value).
     llvm::Value *start = llvm::ConstantInt::get(index, 0);
@@ -317,13 +430,7 @@ void narrow(Candidate &c)
 
     // The original loop stays for when c + iv wraps, unless it cannot.
     llvm::BasicBlock *fallback = nullptr;
-    llvm::Value *no_wrap = nullptr;
-    if (!never_wraps(c)) {
-        llvm::APInt limit = is_signed ? llvm::APInt::getSignedMaxValue(g.width).sext(128)
-                                      : llvm::APInt::getMaxValue(g.width).zext(128);
-        llvm::Value *last =
-            b.CreateAdd(c_wide, b.CreateSub(count_wide, llvm::ConstantInt::get(wide, 1)));
-        no_wrap = b.CreateICmpSLE(last, llvm::ConstantInt::get(wide, limit), "narrow.no_wrap");
+    if (may_wrap) {
         fallback = llvm::BasicBlock::Create(context, "narrow.fallback", fn, c.header);
         llvm::BranchInst::Create(c.header, fallback);
         for (llvm::PHINode &phi : c.header->phis())
@@ -355,7 +462,7 @@ void narrow(Candidate &c)
     llvm::BasicBlock *guard = llvm::BasicBlock::Create(context, "narrow.guard", fn);
     c.preheader->getTerminator()->eraseFromParent();
     if (fallback)
-        llvm::BranchInst::Create(guard, fallback, no_wrap, c.preheader);
+        llvm::BranchInst::Create(fallback, guard, may_wrap, c.preheader);
     else
         llvm::BranchInst::Create(guard, c.preheader);
 
@@ -398,9 +505,23 @@ void narrow(Candidate &c)
                 llvm::LLVMContext::MD_loop,
                 scalar_loop_id(latch_branch->getMetadata(llvm::LLVMContext::MD_loop)));
 
-        auto *compare = llvm::cast<llvm::Instruction>(map[g.compare]);
-        compare->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == inside));
-        compare->eraseFromParent();
+        if (!compound) {
+            auto *compare = llvm::cast<llvm::Instruction>(map[g.leaves[0].compare]);
+            compare->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == inside));
+            compare->eraseFromParent();
+        } else if (k == 1) {
+            // the outer copies keep the compound condition as it is
+            for (const Leaf &leaf : g.leaves) {
+                auto *compare = llvm::cast<llvm::Instruction>(map[leaf.compare]);
+                compare->replaceAllUsesWith(llvm::ConstantInt::getBool(
+                    context, leaf.predicate == llvm::CmpInst::ICMP_NE));
+                compare->eraseFromParent();
+            }
+            auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
+            condition->replaceAllUsesWith(
+                llvm::ConstantInt::getBool(context, quiet_value(g.condition)));
+            llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
+        }
         for (llvm::BasicBlock *copy : copies)
             llvm::ConstantFoldTerminator(copy, true);
 

@@ -4,7 +4,9 @@
  * wrap, which must take the original loop), with and without barriers;
  * bounds checks `get_global_id(0) < n` with n not a multiple of the local
  * size and a global offset; tree reductions; work-items that return
- * before a barrier. Local sizes 1, 7, 64, 256 and 1024, non-uniform
+ * before a barrier; compound guards, and/or of `==` and `!=` (a
+ * stencil's `x == 0 || x == n - 1`), with wrapping offsets and with a
+ * barrier. Local sizes 1, 7, 64, 256 and 1024, non-uniform
  * global sizes; every result computed on the host. ctest runs it also
  * with CPUCL_NARROW=0. */
 #include <stdbool.h>
@@ -89,6 +91,27 @@ static const char *source =
     "    t[l] = in[g];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    out[g] = t[m - 1 - l] + l;\n"
+    "}\n"
+    /* Compound guards. */
+    "kernel void edges(global const int *in, global int *out, int n)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    if (x == 0 || x == n - 1) out[x] = in[x];\n"
+    "    else out[x] = in[x - 1] + 2 * in[x] + in[x + 1];\n"
+    "}\n"
+    "kernel void pair(global const int *in, global int *out, uint a, uint b, uint off)\n"
+    "{\n"
+    "    uint l = (uint)get_local_id(0) + off;\n"
+    "    size_t g = get_global_id(0);\n"
+    "    if (l != a && l != b) out[g] = in[g] * 3;\n"
+    "}\n"
+    "kernel void triple_barrier(global const int *in, global int *out, int a, local int *t)\n"
+    "{\n"
+    "    int l = get_local_id(0), m = get_local_size(0);\n"
+    "    size_t g = get_global_id(0);\n"
+    "    t[l] = in[g];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (!(l == 0 || l == m - 1 || l == a)) out[g] = t[l - 1] - t[l + 1];\n"
     "}\n";
 
 enum { MAX_GLOBAL = 4 * 1024, SENTINEL = -7777 };
@@ -281,6 +304,64 @@ static void check_early(struct harness *h, cl_program program, struct buffers *b
     clReleaseKernel(k);
 }
 
+static void check_compound(struct harness *h, cl_program program, struct buffers *b,
+                           size_t offset, size_t global, size_t local)
+{
+    size_t end = offset + global;
+    cl_kernel k = harness_kernel(program, "edges");
+    int limits[] = {0, 1, 2, (int)local, (int)local + 1, (int)end / 2, (int)end, (int)end + 3, -4};
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+        int n = limits[li];
+        for (size_t i = 0; i < end; i++) {
+            int x = (int)i;
+            b->want[i] = i < offset                   ? SENTINEL
+                         : x == 0 || x == n - 1 ? b->in[i]
+                                                : b->in[i - 1] + 2 * b->in[i] + b->in[i + 1];
+        }
+        CHECK_OK(harness_args(k, 3, ARG(b->din), ARG(b->dout), ARG(n)));
+        char what[64];
+        snprintf(what, sizeof what, "edges offset %zu n %d", offset, n);
+        launch_and_compare(h, b, k, offset, global, local, end, what);
+    }
+    clReleaseKernel(k);
+
+    k = harness_kernel(program, "pair");
+    cl_uint l1 = (cl_uint)local - 1, pairs[][3] = {
+        {0, l1, 0}, {3, 3, 0}, {l1 + 3, 1, 0}, {2, 0, 0}, {l1 / 2, l1 / 2 + 1, 0},
+        {0xfffffff5u, 2, 0xfffffff0u}, {5, 0xffffffffu, 0xfffffffcu}, {0, 1, 0xffffffffu}};
+    for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
+        cl_uint a = pairs[pi][0], c = pairs[pi][1], off = pairs[pi][2];
+        for (size_t i = 0; i < global; i++) {
+            size_t m, l = local_of(i, 0, global, local, &m);
+            cl_uint x = (cl_uint)l + off;
+            b->want[i] = x != a && x != c ? b->in[i] * 3 : SENTINEL;
+        }
+        CHECK_OK(harness_args(k, 5, ARG(b->din), ARG(b->dout), ARG(a), ARG(c), ARG(off)));
+        char what[80];
+        snprintf(what, sizeof what, "pair a %u b %u off %u", a, c, off);
+        launch_and_compare(h, b, k, 0, global, local, global, what);
+    }
+    clReleaseKernel(k);
+
+    k = harness_kernel(program, "triple_barrier");
+    int picks[] = {0, 1, (int)local / 2, (int)local - 2, (int)local + 4, -1};
+    for (size_t pi = 0; pi < sizeof picks / sizeof picks[0]; pi++) {
+        int a = picks[pi];
+        for (size_t i = 0; i < global; i++) {
+            size_t m, l = local_of(i, 0, global, local, &m);
+            int li = (int)l, mi = (int)m;
+            b->want[i] =
+                li == 0 || li == mi - 1 || li == a ? SENTINEL : b->in[i - 1] - b->in[i + 1];
+        }
+        CHECK_OK(harness_args(k, 3, ARG(b->din), ARG(b->dout), ARG(a)));
+        CHECK_OK(clSetKernelArg(k, 3, local * sizeof(int), NULL));
+        char what[64];
+        snprintf(what, sizeof what, "triple_barrier a %d", a);
+        launch_and_compare(h, b, k, 0, global, local, global, what);
+    }
+    clReleaseKernel(k);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -307,6 +388,8 @@ int main(void)
         check_reduce(&h, program, b, "reduce_int", uneven, local);
         check_early(&h, program, b, 3 * local, local);
         check_early(&h, program, b, uneven, local);
+        check_compound(&h, program, b, 0, uneven, local);
+        check_compound(&h, program, b, 3, 3 * local, local);
     }
     clReleaseMemObject(b->din);
     clReleaseMemObject(b->dout);
