@@ -220,11 +220,12 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
     /* The kernel's code is made at its first launch, a copy for this
      * launch's facts after a few (src/compiler/codegen.c). */
     cc_wg_fn wg = NULL, wg_full = NULL;
+    unsigned band = 0;
     if (!empty) {
         struct cc_launch_facts facts;
         launch_facts(kernel, queue->device, local, &facts);
         if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts, &wg,
-                                             &wg_full)))
+                                             &wg_full, &band)))
             return err;
     }
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
@@ -241,6 +242,7 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
         struct cpu_kernel_launch *launch = &command->job.u.kernel;
         launch->wg = wg;
         launch->wg_full = wg_full;
+        launch->group_band = band;
         launch->work_dim = work_dim;
         for (int d = 0; d < 3; d++) {
             launch->global_offset[d] = offset[d];

@@ -219,9 +219,10 @@ static bool is_kernel_part(const struct cc_program *program, unsigned index)
  * launch's copy of its kernel instead. */
 static cl_int compile(struct cc_program *program, unsigned index,
                       const struct cc_launch_facts *facts, LLVMMemoryBufferRef *object,
-                      struct cc_log *log)
+                      unsigned *band, struct cc_log *log)
 {
     *object = NULL;
+    *band = 0;
     const struct cc_part *part = &program->parts[index];
     LLVMContextRef context = LLVMContextCreate();
     LLVMTargetMachineRef machine = cc_target_machine(!program->opt_disable);
@@ -275,6 +276,11 @@ static cl_int compile(struct cc_program *program, unsigned index,
         char *wg = cc_wg_function_name(kernel->name);
         char *name = facts ? copy_placeholder_name(kernel->name) : placeholder_name(kernel->name);
         LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
+        if (fn && facts) {
+            LLVMTargetDataRef data = LLVMCreateTargetDataLayout(machine);
+            *band = cc_group_band(fn, data);
+            LLVMDisposeTargetData(data);
+        }
         if (fn && name)
             LLVMSetValueName2(fn, name, strlen(name));
         else if (wg && name)
@@ -387,7 +393,8 @@ cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct c
         }
     }
     LLVMMemoryBufferRef object = NULL;
-    if (!(err = compile(program, index, NULL, &object, log))) {
+    unsigned no_band;
+    if (!(err = compile(program, index, NULL, &object, &no_band, log))) {
         const void *bytes = LLVMGetBufferStart(object);
         size_t size = LLVMGetBufferSize(object);
         err = load_part(program, index, bytes, size, log);
@@ -463,6 +470,7 @@ struct cc_launch_copy {
     unsigned launches;
     bool failed;
     cc_wg_fn wg;
+    unsigned band; /* cc_group_band's; kept in the cache entry's extra word */
 };
 
 struct cc_launch_copies {
@@ -515,25 +523,26 @@ static void make_copy(struct cc_program *program, unsigned index, struct cc_laun
 {
     struct cc_log log = {0};
     void *cached = NULL;
-    size_t cached_size = 0, unused;
+    size_t cached_size = 0, band = 0;
     if (program->cacheable && cc_cache_load_code(&program->key, index, &copy->facts,
                                                  sizeof copy->facts, &cached, &cached_size,
-                                                 &unused)) {
+                                                 &band)) {
         struct cc_log scratch = {0};
         copy->wg = load_copy(program, index, cached, cached_size, &scratch);
+        copy->band = (unsigned)band;
         free(scratch.text);
         free(cached);
     }
     if (copy->wg || !compile_now)
         return;
     LLVMMemoryBufferRef object = NULL;
-    if (compile(program, index, &copy->facts, &object, &log) == CL_SUCCESS) {
+    if (compile(program, index, &copy->facts, &object, &copy->band, &log) == CL_SUCCESS) {
         const void *bytes = LLVMGetBufferStart(object);
         size_t size = LLVMGetBufferSize(object);
         copy->wg = load_copy(program, index, bytes, size, &log);
         if (copy->wg && program->cacheable)
             cc_cache_store_code(&program->key, index, &copy->facts, sizeof copy->facts, bytes,
-                                size, 0);
+                                size, copy->band);
         LLVMDisposeMemoryBuffer(object);
     }
     copy->failed = !copy->wg;
@@ -545,9 +554,10 @@ static void make_copy(struct cc_program *program, unsigned index, struct cc_laun
 
 cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
                                  const struct cc_launch_facts *facts, cc_wg_fn *wg,
-                                 cc_wg_fn *wg_full)
+                                 cc_wg_fn *wg_full, unsigned *band)
 {
     *wg_full = NULL;
+    *band = 0;
     cl_int err = cc_kernel_code(program, kernel, wg);
     if (err || !copies_wanted(program, kernel, facts))
         return err;
@@ -570,6 +580,7 @@ cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_ker
             make_copy(program, index, copy, copy->launches >= COPY_AFTER);
     }
     *wg_full = copy ? copy->wg : NULL;
+    *band = copy && copy->wg ? copy->band : 0;
     pthread_mutex_unlock(&program->lock);
     return CL_SUCCESS;
 }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
 #include "compiler/compiler.h"
@@ -123,6 +124,12 @@ void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *f
  * fence. True when some store was marked. */
 bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                       uint32_t streaming_args);
+
+/* order.c: the band of group rows a launch copy's groups should run in
+ * (column by column inside a band: cpu/pool.c), or 0 for row-major
+ * order: bands when its global stores move by a large stride per group
+ * in x and a small one per group in y (a transpose). */
+unsigned cc_group_band(LLVMValueRef wg_fn, LLVMTargetDataRef data);
 
 /* fences.c: calls of the fence built-ins with constant arguments become
  * fence instructions with the syncscope and !mmra tags of what they order;

@@ -1008,6 +1008,58 @@ static void test_global_block(void)
 }
 
 
+/* order.c: a launch copy of a kernel that stores down columns (a
+ * transpose) runs its groups in bands of rows; one that stores along rows
+ * keeps row-major order. The band comes with the copy, at the launch that
+ * makes it (the third with the same facts). */
+static void test_group_order(void)
+{
+    struct cc_program *p = build(
+        "kernel void transpose(global const int *in, global int *out, int w, int h) {\n"
+        "    int x = get_global_id(0), y = get_global_id(1);\n"
+        "    out[x * h + y] = in[y * w + x];\n"
+        "}\n"
+        "kernel void rows(global const int *in, global int *out, int w) {\n"
+        "    int x = get_global_id(0), y = get_global_id(1);\n"
+        "    out[y * w + x] = in[y * w + x] + in[x * w + y];\n"
+        "}\n"
+        "kernel void tiles(global const float *in, global float *out, int n) {\n"
+        "    local float tile[16][17];\n"
+        "    int lx = get_local_id(0), ly = get_local_id(1);\n"
+        "    int bx = get_group_id(0) * 16, by = get_group_id(1) * 16;\n"
+        "    tile[ly][lx] = in[(by + ly) * n + bx + lx];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[(bx + ly) * n + by + lx] = tile[lx][ly];\n"
+        "}\n",
+        "");
+    static const struct {
+        const char *name;
+        size_t local[3];
+        unsigned band;
+    } cases[] = {
+        {"transpose", {8, 8, 1}, 32},  /* 1 KiB / (8 rows * 4 bytes) */
+        {"transpose", {16, 2, 1}, 64}, /* 128, at most 64 */
+        {"rows", {8, 8, 1}, 0},
+        {"tiles", {16, 16, 1}, 16},
+    };
+    for (size_t i = 0; p && i < sizeof cases / sizeof cases[0]; i++) {
+        const struct cc_kernel_info *k = cc_program_find_kernel(p, cases[i].name);
+        struct cc_launch_facts facts;
+        memset(&facts, 0, sizeof facts);
+        memcpy(facts.local_size, cases[i].local, sizeof facts.local_size);
+        cc_wg_fn wg = NULL, full = NULL;
+        unsigned band = 99;
+        for (int launch = 0; k && launch < 3; launch++)
+            CHECK(cc_kernel_code_for_launch(p, k, &facts, &wg, &full, &band) == CL_SUCCESS,
+                  "%s: code for a launch", cases[i].name);
+        CHECK(k && full, "%s: no copy at the third launch", cases[i].name);
+        CHECK(band == cases[i].band, "%s %zux%zu: band %u, want %u", cases[i].name,
+              cases[i].local[0], cases[i].local[1], band, cases[i].band);
+    }
+    CHECK(p, "group order program");
+    cc_program_free(p);
+}
+
 /* fences.c: constant fences become fence instructions with their scope and
  * !mmra tags; a relaxed one disappears; one with run-time flags stays a
  * call. Then a kernel with fences of each kind computes as it should. */
@@ -1126,6 +1178,7 @@ int main(int argc, char **argv)
     test_options_and_errors();
     test_attributes_and_modes();
     test_threads();
+    test_group_order();
     if (failures)
         printf("%d FAILED\n", failures);
     else

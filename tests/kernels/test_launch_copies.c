@@ -11,7 +11,9 @@
  * cache that a kernel only writes get streaming stores in the copy
  * (src/compiler/launch.c): checked element by element, beside a kernel
  * that reads and writes its buffer and one with an atomic, which keep
- * ordinary stores. */
+ * ordinary stores. A transpose's copy runs its groups in bands of rows
+ * (src/compiler/order.c, cpu/pool.c): every element is checked, in 2D and
+ * 3D, with partial groups and a last band shorter than the others. */
 #include "../harness.h"
 
 enum { LAUNCHES = 5 };
@@ -53,6 +55,11 @@ static const char *source =
     "    size_t i = get_global_id(0);\n"
     "    out[i] = (float)i;\n"
     "    if ((i & 1023) == 0) atomic_inc(count);\n"
+    "}\n"
+    "kernel void transpose(global const int *in, global int *out, int width, int height)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+    "    out[(z * width + x) * height + y] = in[(z * height + y) * width + x];\n"
     "}\n"
     "kernel void filter(read_only image2d_t in, sampler_t s, write_only image2d_t out,\n"
     "                   float scale)\n"
@@ -122,6 +129,39 @@ static void check_sums(struct harness *h, cl_kernel kernel, size_t n, size_t loc
             bad += out[g] != want;
         }
         CHECK_NONE_WRONG(bad, "group sums");
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(in);
+    free(out);
+}
+
+static void check_transpose(struct harness *h, cl_kernel kernel, const size_t *global,
+                            const size_t *local)
+{
+    size_t count = global[0] * global[1] * global[2];
+    cl_int *in = malloc(count * sizeof *in), *out = malloc(count * sizeof *out);
+    REQUIRE(in && out);
+    for (size_t i = 0; i < count; i++)
+        in[i] = (cl_int)(i * 2654435761u >> 7);
+    cl_mem a = harness_buffer(h, CL_MEM_READ_ONLY, count * sizeof *in, in);
+    cl_mem b = harness_buffer(h, CL_MEM_WRITE_ONLY, count * sizeof *out, NULL);
+    cl_int width = (cl_int)global[0], height = (cl_int)global[1];
+    CHECK_OK(harness_args(kernel, 4, ARG(a), ARG(b), ARG(width), ARG(height)));
+    for (int launch = 0; launch < LAUNCHES; launch++) {
+        memset(out, 0x55, count * sizeof *out);
+        CHECK_OK(clEnqueueWriteBuffer(h->queue, b, CL_TRUE, 0, count * sizeof *out, out, 0, NULL,
+                                      NULL));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 3, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(
+            clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, count * sizeof *out, out, 0, NULL, NULL));
+        size_t bad = 0;
+        for (size_t z = 0; z < global[2]; z++)
+            for (size_t y = 0; y < global[1]; y++)
+                for (size_t x = 0; x < global[0]; x++)
+                    bad += out[(z * global[0] + x) * global[1] + y] !=
+                           in[(z * global[1] + y) * global[0] + x];
+        CHECK_NONE_WRONG(bad, "transposed elements");
     }
     clReleaseMemObject(a);
     clReleaseMemObject(b);
@@ -282,6 +322,15 @@ static void run_program(struct harness *h, cl_program program)
     check_sums(h, sums, 1000, 64); /* the last group has 40 */
     check_sums(h, sums, 999, 7);
     clReleaseKernel(sums);
+
+    cl_kernel transpose = harness_kernel(program, "transpose");
+    size_t g2[3] = {72, 600, 1}, l2[3] = {8, 8, 1};  /* bands of 32 rows of groups: 32, 32, 11 */
+    size_t g3[3] = {37, 203, 3}, l3[3] = {4, 2, 1};  /* partial groups, bands of 64 */
+    size_t g4[3] = {40, 70, 4}, l4[3] = {8, 5, 2};   /* 2 planes of groups */
+    check_transpose(h, transpose, g2, l2);
+    check_transpose(h, transpose, g3, l3);
+    check_transpose(h, transpose, g4, l4);
+    clReleaseKernel(transpose);
 
     cl_image_format rgba_f = {CL_RGBA, CL_FLOAT}, rgba_8 = {CL_RGBA, CL_UNORM_INT8},
                     r_f = {CL_R, CL_FLOAT}, bgra_8 = {CL_BGRA, CL_UNORM_INT8};

@@ -40,6 +40,8 @@ enum cpu_job_kind {
 struct cpu_kernel_launch {
     cc_wg_fn wg;
     cc_wg_fn wg_full;          /* NULL, or for groups of exactly local_size items */
+    unsigned group_band;       /* 0: groups in row-major order; else in bands of
+                                  that many rows of groups, column by column */
     const void *arg_block;
     uint32_t work_dim;
     size_t global_offset[3];

@@ -101,10 +101,20 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
     size_t total = groups[0] * groups[1] * groups[2];
     size_t first = piece * job->piece_size;
     size_t last = first + job->piece_size < total ? first + job->piece_size : total;
+    size_t band = launch->group_band;
     for (size_t linear = first; linear < last; linear++) {
         size_t g0 = linear % groups[0];
         size_t g1 = (linear / groups[0]) % groups[1];
         size_t g2 = linear / (groups[0] * groups[1]);
+        if (band && groups[1] > 1) {
+            /* bands of `band` rows of groups, column by column in each
+             * (src/compiler/order.c says when that pays) */
+            size_t r = linear % (groups[0] * groups[1]);
+            size_t b = r / (groups[0] * band), in = r % (groups[0] * band);
+            size_t height = groups[1] - b * band < band ? groups[1] - b * band : band;
+            g0 = in / height;
+            g1 = b * band + in % height;
+        }
         size_t ids[3] = {g0, g1, g2};
         bool full = true;
         for (int d = 0; d < 3; d++) {
