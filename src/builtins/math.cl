@@ -115,12 +115,10 @@ LIBM1(erfc)
 LIBM1(exp10)
 LIBM1(expm1)
 LIBM1(log1p)
-LIBM1(logb)
 LIBM1(tgamma)
 LIBM2(atan2)
 LIBM2(fmod)
 LIBM2(hypot)
-LIBM2(nextafter)
 LIBM2(remainder)
 
 /* lgamma through the reentrant call: lgamma itself writes the C library's
@@ -152,11 +150,75 @@ OVL double lgamma(double x)
 SPLIT1(float, lgamma, float)
 SPLIT1(double, lgamma, double)
 
-/* ilogb: OpenCL's FP_ILOGBNAN is INT_MAX; glibc's is INT_MIN on x86. */
-OVL int ilogb(float x) { return isnan(x) ? FP_ILOGBNAN : x == 0.0f ? FP_ILOGB0 : __builtin_ilogbf(x); }
-OVL int ilogb(double x) { return isnan(x) ? FP_ILOGBNAN : x == 0.0 ? FP_ILOGB0 : __builtin_ilogb(x); }
+/* --- exact functions of the bits: no calls, so a work-item loop that
+ * uses them vectorizes (C's would be a call per lane) --- */
+
+/* The exponent of a finite non-zero magnitude's bits: a subnormal's from
+ * its leading bit (float: bit p of the bits is 2^(p - 149)). */
+static int exponent_of_f(uint u)
+{
+    return u < 0x00800000u ? -118 - (int)clz(u) : (int)(u >> 23) - 127;
+}
+static int exponent_of_d(ulong u)
+{
+    return u < 0x0010000000000000ul ? -1011 - (int)clz(u) : (int)(u >> 52) - 1023;
+}
+
+/* ilogb: 0 gives FP_ILOGB0, NaN FP_ILOGBNAN (OpenCL's is INT_MAX), an
+ * infinity INT_MAX (C99 7.12.6.5). */
+OVL int ilogb(float x)
+{
+    uint u = as_uint(x) & 0x7fffffffu;
+    return u == 0 ? FP_ILOGB0 : u > 0x7f800000u ? FP_ILOGBNAN : u == 0x7f800000u ? INT_MAX
+                                                                             : exponent_of_f(u);
+}
+OVL int ilogb(double x)
+{
+    ulong u = as_ulong(x) & 0x7ffffffffffffffful;
+    return u == 0                         ? FP_ILOGB0
+           : u > 0x7ff0000000000000ul    ? FP_ILOGBNAN
+           : u == 0x7ff0000000000000ul   ? INT_MAX
+                                          : exponent_of_d(u);
+}
 SPLIT1(int, ilogb, float)
 SPLIT1(int, ilogb, double)
+
+/* logb: -inf for 0, +inf for an infinity, NaN for NaN (C99 F.9.3.11). */
+OVL float logb(float x)
+{
+    uint u = as_uint(x) & 0x7fffffffu;
+    return u >= 0x7f800000u ? x * x : u == 0 ? -INFINITY : (float)exponent_of_f(u);
+}
+OVL double logb(double x)
+{
+    ulong u = as_ulong(x) & 0x7ffffffffffffffful;
+    return u >= 0x7ff0000000000000ul ? x * x : u == 0 ? -(double)INFINITY
+                                                       : (double)exponent_of_d(u);
+}
+SPLIT1(float, logb, float)
+SPLIT1(double, logb, double)
+
+/* nextafter: y when x == y; from 0 the smallest subnormal with y's sign;
+ * else one step of the bits, away from zero when y is beyond x (C99
+ * 7.12.11.3). */
+OVL float nextafter(float x, float y)
+{
+    uint ux = as_uint(x);
+    uint from_zero = (as_uint(y) & 0x80000000u) | 1u;
+    uint step = (y > x) == (x > 0.0f) ? ux + 1 : ux - 1;
+    float next = as_float((ux & 0x7fffffffu) == 0 ? from_zero : step);
+    return isnan(x) || isnan(y) ? x + y : x == y ? y : next;
+}
+OVL double nextafter(double x, double y)
+{
+    ulong ux = as_ulong(x);
+    ulong from_zero = (as_ulong(y) & 0x8000000000000000ul) | 1ul;
+    ulong step = (y > x) == (x > 0.0) ? ux + 1 : ux - 1;
+    double next = as_double((ux & 0x7ffffffffffffffful) == 0 ? from_zero : step);
+    return isnan(x) || isnan(y) ? x + y : x == y ? y : next;
+}
+SPLIT2(float, nextafter, float, float)
+SPLIT2(double, nextafter, double, double)
 
 OVL float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
 OVL double ldexp(double x, int k) { return __builtin_ldexp(x, k); }

@@ -5,8 +5,12 @@
  * computed on the host (libmvec or SLEEF, vecmath.c chooses). The inputs sweep the bit patterns of each type and
  * add the points where libmvec variants we do not use are out of bounds
  * (the CTS's bruteforce failures of exp10f and logf on AVX-512). Also
- * cbrt (glibc's double one is refined here), log1p and tgamma (left
- * scalar: SLEEF's fail at the edges) and rootn for double. */
+ * cbrt (glibc's double one is refined here), log1p (libmvec's AVX2 float
+ * variant; double left scalar) and tgamma (left scalar: SLEEF's fail at
+ * the edges) and rootn for double. Then the
+ * functions of the bits that the library computes inline so that they
+ * vectorize (logb, ilogb, nextafter, float and double): exactly the C
+ * library's results, over the same sweeps and every special value. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -241,6 +245,104 @@ static void check(struct harness *h, cl_program program, const struct function *
     clReleaseKernel(k);
 }
 
+static const char *exact_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "kernel void exact_float(global const float *a, global const float *b, global float *l,\n"
+    "                        global int *e, global float *n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    l[i] = logb(a[i]); e[i] = ilogb(a[i]); n[i] = nextafter(a[i], b[i]);\n"
+    "}\n"
+    "kernel void exact_double(global const double *a, global const double *b, global double *l,\n"
+    "                         global int *e, global double *n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    l[i] = logb(a[i]); e[i] = ilogb(a[i]); n[i] = nextafter(a[i], b[i]);\n"
+    "    if (i == 0) { double4 v = nextafter((double4)(a[1], a[2], a[3], a[4]), (double4)(b[1], b[2], b[3], b[4])); n[0] = v.s2; }\n"
+    "}\n";
+
+/* OpenCL's ilogb: FP_ILOGBNAN is INT_MAX (glibc's is INT_MIN). */
+static int want_ilogb(long double x, int c_value)
+{
+    return isnan(x) ? INT32_MAX : x == 0 ? INT32_MIN : isinf(x) ? INT32_MAX : c_value;
+}
+
+static bool same_bits(const void *a, const void *b, size_t size, bool nan_a, bool nan_b)
+{
+    return nan_a ? nan_b : !memcmp(a, b, size);
+}
+
+static void check_exact(struct harness *h, const float *fa, const float *fb, const double *da,
+                        const double *db)
+{
+    cl_program program = harness_build(h, exact_source, NULL);
+    REQUIRE(program);
+    enum { SPECIALS = 14 };
+    const float fs[SPECIALS][2] = {
+        {0.0f, 1.0f}, {-0.0f, -1.0f}, {0.0f, -0.0f}, {-0.0f, 0.0f}, {INFINITY, 0.0f},
+        {-INFINITY, INFINITY}, {NAN, 1.0f}, {1.0f, NAN}, {FLT_MAX, INFINITY},
+        {0x1p-149f, 0.0f}, {-0x1p-149f, -1.0f}, {0x1.fffffcp-127f, 1.0f}, {FLT_MIN, 0.0f},
+        {1.0f, 1.0f}};
+    const double ds[SPECIALS][2] = {
+        {0.0, 1.0}, {-0.0, -1.0}, {0.0, -0.0}, {-0.0, 0.0}, {INFINITY, 0.0}, {-INFINITY, INFINITY},
+        {NAN, 1.0}, {1.0, NAN}, {DBL_MAX, INFINITY}, {0x1p-1074, 0.0}, {-0x1p-1074, -1.0},
+        {0x1.ffffffffffffep-1023, 1.0}, {DBL_MIN, 0.0}, {1.0, 1.0}};
+    for (int is_double = 0; is_double < 2; is_double++) {
+        size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
+        char *x = malloc(N * size), *y = malloc(N * size), *l = malloc(N * size),
+             *n = malloc(N * size);
+        int *e = malloc(N * sizeof *e);
+        REQUIRE(x && y && l && n && e);
+        memcpy(x, is_double ? (const void *)da : fa, N * size);
+        memcpy(y, is_double ? (const void *)db : fb, N * size);
+        for (int i = 0; i < SPECIALS; i++) {
+            if (is_double)
+                ((double *)x)[5 + i] = ds[i][0], ((double *)y)[5 + i] = ds[i][1];
+            else
+                ((float *)x)[5 + i] = fs[i][0], ((float *)y)[5 + i] = fs[i][1];
+        }
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
+        cl_mem dy = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, y);
+        cl_mem dl = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem de = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof *e, NULL);
+        cl_mem dn = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_kernel k = harness_kernel(program, is_double ? "exact_double" : "exact_float");
+        CHECK_OK(harness_args(k, 5, ARG(dx), ARG(dy), ARG(dl), ARG(de), ARG(dn)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dl, CL_TRUE, 0, N * size, l, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, de, CL_TRUE, 0, N * sizeof *e, e, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dn, CL_TRUE, 0, N * size, n, 0, NULL, NULL));
+        size_t bad = 0;
+        for (int i = 0; i < N; i++) {
+            /* item 0 stores the double4 overload's lane 2: item 3's inputs */
+            int j = is_double && i == 0 ? 3 : i;
+            bool ok;
+            if (is_double) {
+                double a = ((double *)x)[i], b = ((double *)y)[j], lw = logb(a),
+                       nw = nextafter(((double *)x)[j], b);
+                ok = same_bits(&((double *)l)[i], &lw, size, isnan(lw), isnan(((double *)l)[i])) &&
+                     e[i] == want_ilogb(a, ilogb(a)) &&
+                     same_bits(&((double *)n)[i], &nw, size, isnan(nw), isnan(((double *)n)[i]));
+            } else {
+                float a = ((float *)x)[i], b = ((float *)y)[i], lw = logbf(a),
+                      nw = nextafterf(a, b);
+                ok = same_bits(&((float *)l)[i], &lw, size, isnan(lw), isnan(((float *)l)[i])) &&
+                     e[i] == want_ilogb(a, ilogbf(a)) &&
+                     same_bits(&((float *)n)[i], &nw, size, isnan(nw), isnan(((float *)n)[i]));
+            }
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "%s item %d: logb/ilogb/nextafter differ from the C library\n",
+                        is_double ? "double" : "float", i);
+        }
+        CHECK_NONE_WRONG(bad, is_double ? "exact double functions" : "exact float functions");
+        clReleaseKernel(k);
+        clReleaseMemObject(dx), clReleaseMemObject(dy), clReleaseMemObject(dl);
+        clReleaseMemObject(de), clReleaseMemObject(dn);
+        free(x), free(y), free(l), free(n), free(e);
+    }
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -264,6 +366,7 @@ int main(void)
         check(&h, program, &functions[f], true, a[1], b[1], out[1], da, db, dout);
     }
     check_rootn(&h, program);
+    check_exact(&h, fa, fb, da, db);
     check_remquo(&h, program);
     for (int i = 0; i < 2; i++) {
         clReleaseMemObject(a[i]);
