@@ -201,22 +201,16 @@ SPLIT1(double, logb, double)
 /* nextafter: y when x == y; from 0 the smallest subnormal with y's sign;
  * else one step of the bits, away from zero when y is beyond x (C99
  * 7.12.11.3). */
-OVL float nextafter(float x, float y)
-{
-    uint ux = as_uint(x);
-    uint from_zero = (as_uint(y) & 0x80000000u) | 1u;
-    uint step = (y > x) == (x > 0.0f) ? ux + 1 : ux - 1;
-    float next = as_float((ux & 0x7fffffffu) == 0 ? from_zero : step);
-    return isnan(x) || isnan(y) ? x + y : x == y ? y : next;
-}
-OVL double nextafter(double x, double y)
-{
-    ulong ux = as_ulong(x);
-    ulong from_zero = (as_ulong(y) & 0x8000000000000000ul) | 1ul;
-    ulong step = (y > x) == (x > 0.0) ? ux + 1 : ux - 1;
-    double next = as_double((ux & 0x7ffffffffffffffful) == 0 ? from_zero : step);
-    return isnan(x) || isnan(y) ? x + y : x == y ? y : next;
-}
+#define NEXTAFTER(T, U, AS_U, AS_T, SIGN)                                                     \
+    OVL T nextafter(T x, T y)                                                                 \
+    {                                                                                         \
+        U ux = AS_U(x), from_zero = (AS_U(y) & SIGN) | 1;                                     \
+        U step = (y > x) == (x > (T)0) ? ux + 1 : ux - 1;                                     \
+        T next = AS_T((ux & ~SIGN) == 0 ? from_zero : step);                                  \
+        return isnan(x) || isnan(y) ? x + y : x == y ? y : next;                              \
+    }
+NEXTAFTER(float, uint, as_uint, as_float, 0x80000000u)
+NEXTAFTER(double, ulong, as_ulong, as_double, 0x8000000000000000ul)
 SPLIT2(float, nextafter, float, float)
 SPLIT2(double, nextafter, double, double)
 
