@@ -40,7 +40,7 @@ struct form {
 };
 
 struct walk {
-    LLVMValueRef state, group[2]; /* the state pointer; the group id loads */
+    LLVMValueRef state; /* the work-group function's state pointer */
     LLVMTargetDataRef data;
     LLVMValueRef open[64];        /* phis being evaluated */
     unsigned num_open, budget;
@@ -112,6 +112,7 @@ static bool constant_int(LLVMValueRef v, long long *k)
 }
 
 static struct form eval(struct walk *w, LLVMValueRef v);
+static int group_dimension(LLVMValueRef v, LLVMValueRef state, LLVMTargetDataRef data);
 
 static struct form gep(struct walk *w, LLVMValueRef v)
 {
@@ -143,10 +144,12 @@ static struct form instruction(struct walk *w, LLVMValueRef v)
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     long long k;
     switch (op) {
-    case LLVMLoad:
-        return v == w->group[0] ? (struct form){{CONST, ZERO}, {1, 0}, false, false}
-             : v == w->group[1] ? (struct form){{ZERO, CONST}, {0, 1}, false, false}
-                                : zero_form;
+    case LLVMLoad: /* a group id, or a value the same for every group */
+        switch (group_dimension(v, w->state, w->data)) {
+        case 0: return (struct form){{CONST, ZERO}, {1, 0}, false, false};
+        case 1: return (struct form){{ZERO, CONST}, {0, 1}, false, false};
+        default: return zero_form;
+        }
     case LLVMTrunc:
     case LLVMZExt:
     case LLVMSExt:
@@ -259,14 +262,6 @@ static LLVMValueRef global_store_address(LLVMValueRef v)
 unsigned cc_group_band(LLVMValueRef wg_fn, LLVMTargetDataRef data)
 {
     struct walk w = {.state = LLVMGetParam(wg_fn, 1), .data = data};
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(wg_fn); b; b = LLVMGetNextBasicBlock(b))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
-            int d = group_dimension(i, w.state, data);
-            if (d >= 0 && !w.group[d])
-                w.group[d] = i;
-        }
-    if (!w.group[0] || !w.group[1])
-        return 0;
     long long y_stride = 0;
     bool columns = false, rows = false;
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(wg_fn); b; b = LLVMGetNextBasicBlock(b))
