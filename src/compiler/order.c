@@ -29,20 +29,20 @@
 #include "compiler/compiler.h"
 #include "compiler/internal.h"
 
-enum { ZERO, CONST, BIG };           /* a coefficient's kind */
+enum { ZERO, CONST, BIG }; /* a coefficient's kind */
 enum { SMALL_STRIDE = 4096, BAND_BYTES = 1024, MIN_BAND = 2, MAX_BAND = 64, BUDGET = 4000 };
 
 struct form {
-    int kind[2];        /* of group id 0 and 1 */
-    long long c[2];     /* the coefficient when CONST */
-    bool cyclic;        /* reached the phi being evaluated */
-    bool none;          /* poison or undef: no information */
+    int kind[2];    /* of group id 0 and 1 */
+    long long c[2]; /* the coefficient when CONST */
+    bool cyclic;    /* reached the phi being evaluated */
+    bool none;      /* poison or undef: no information */
 };
 
 struct walk {
     LLVMValueRef state; /* the work-group function's state pointer */
     LLVMTargetDataRef data;
-    LLVMValueRef open[64];        /* phis being evaluated */
+    LLVMValueRef open[64]; /* phis being evaluated */
     unsigned num_open, budget;
 };
 
@@ -155,13 +155,11 @@ static struct form instruction(struct walk *w, LLVMValueRef v)
     case LLVMSExt:
     case LLVMFreeze:
     case LLVMAddrSpaceCast:
-    case LLVMBitCast:
-        return eval(w, LLVMGetOperand(v, 0));
+    case LLVMBitCast: return eval(w, LLVMGetOperand(v, 0));
     case LLVMAdd:
     case LLVMOr: /* `or disjoint` is an add; a real or of group ids is rare */
         return add(eval(w, LLVMGetOperand(v, 0)), eval(w, LLVMGetOperand(v, 1)), 1);
-    case LLVMSub:
-        return add(eval(w, LLVMGetOperand(v, 0)), eval(w, LLVMGetOperand(v, 1)), -1);
+    case LLVMSub: return add(eval(w, LLVMGetOperand(v, 0)), eval(w, LLVMGetOperand(v, 1)), -1);
     case LLVMMul: {
         struct form a = eval(w, LLVMGetOperand(v, 0)), b = eval(w, LLVMGetOperand(v, 1));
         if (constant_int(LLVMGetOperand(v, 1), &k))
@@ -174,10 +172,8 @@ static struct form instruction(struct walk *w, LLVMValueRef v)
         if (constant_int(LLVMGetOperand(v, 1), &k) && k >= 0 && k < 40)
             return scale(eval(w, LLVMGetOperand(v, 0)), 1LL << k);
         break;
-    case LLVMGetElementPtr:
-        return gep(w, v);
-    case LLVMSelect:
-        return merge(eval(w, LLVMGetOperand(v, 1)), eval(w, LLVMGetOperand(v, 2)));
+    case LLVMGetElementPtr: return gep(w, v);
+    case LLVMSelect: return merge(eval(w, LLVMGetOperand(v, 1)), eval(w, LLVMGetOperand(v, 2)));
     case LLVMInsertElement:
         return merge(eval(w, LLVMGetOperand(v, 0)), eval(w, LLVMGetOperand(v, 1)));
     case LLVMShuffleVector:
@@ -196,8 +192,7 @@ static struct form instruction(struct walk *w, LLVMValueRef v)
         r.cyclic = false; /* a recurrence steps by what it adds: merged above */
         return r;
     }
-    default:
-        break;
+    default: break;
     }
     /* anything else: unknown, and non-linear in a group id it depends on */
     struct form r = zero_form;
@@ -227,8 +222,7 @@ static int group_dimension(LLVMValueRef v, LLVMValueRef state, LLVMTargetDataRef
     LLVMValueRef address = LLVMGetOperand(v, 0);
     long long offset = 0;
     if (LLVMIsAGetElementPtrInst(address) && LLVMGetNumOperands(address) == 2 &&
-        LLVMGetOperand(address, 0) == state &&
-        constant_int(LLVMGetOperand(address, 1), &offset))
+        LLVMGetOperand(address, 0) == state && constant_int(LLVMGetOperand(address, 1), &offset))
         offset *= (long long)LLVMABISizeOfType(data, LLVMGetGEPSourceElementType(address));
     else if (address != state)
         return -1;
