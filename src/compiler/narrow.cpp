@@ -13,8 +13,7 @@
 // order), U loop-invariant and A = (C + iv) mod 2^w for a loop-invariant
 // C, w >= 16: a chain of truncs and adds or subs of invariants from iv
 // (`l < s`, `get_global_id(0) < n`, `int l = get_local_id(0)`). Or the
-// branch tests an and/or of such compares, all `eq` or `ne` (a compound
-// guard: a stencil's `x == 0 || x == n - 1`).
+// branch tests an and/or of such compares (a compound guard, below).
 //
 // Gives, in the preheader, c = trunc_w(C) extended by pred's signedness,
 // and the question whether c + iv stays in range over iv in [0, T)
@@ -41,12 +40,17 @@
 // every work-item loop runs over a local size), and the original loop is
 // dropped.
 //
-// A compound guard's leaves each meet their one work-item at most once:
-// each allows the longer side of it, and the middle copy runs where all
-// of them allow, with every leaf at its value away from that work-item
-// (`eq` false, `ne` true) and the condition folded. The outer copies,
-// usually empty or a work-item long (a stencil's first and last groups),
-// keep the condition as it is.
+// A compound guard: an `and` of compares other than `ne` holds exactly on
+// the intersection of their intervals (`x > 0 && x < n - 1`), an `or` of
+// compares other than `eq` fails exactly on the intersection of where
+// each fails (`x < 1 || x >= n - 1`): the three copies are made for that
+// interval, each with the condition folded. Any other and/or of `eq` and
+// `ne` compares (a stencil's `x == 0 || x == n - 1`) is quiet: each leaf
+// meets its one work-item at most once and allows the longer side of it;
+// the middle copy runs where all of them allow, with every leaf at its
+// value away from that work-item (`eq` false, `ne` true) and the
+// condition folded, and the outer copies, usually empty or a work-item
+// long (a stencil's first and last groups), keep the condition as it is.
 //
 // Assumes that work-item loops are loops over the local size (the same
 // order of iterations is kept, so nothing about parallelism is assumed),
@@ -109,11 +113,19 @@ struct Leaf {
     unsigned width = 0;                 // w
 };
 
-// A branch on one leaf, or on an and/or of `eq`/`ne` leaves (a compound
-// guard: `x == 0 || x == n - 1`).
+// A branch on one leaf, or on an and/or of leaves (a compound guard).
+// Where the compound condition holds is one interval of work-items for an
+// `and` of leaves that hold on one (no `ne`: `x > 0 && x < n - 1`); where
+// it fails is one for an `or` of leaves that fail on one (no `eq`:
+// `x < 1 || x >= n - 1`). Otherwise, when every leaf is `eq` or `ne`
+// (`x == 0 || x == n - 1`), the guard is quiet: only its middle copy is
+// folded.
+enum class Kind { single, and_interval, or_interval, quiet };
+
 struct Guard {
     llvm::Value *condition = nullptr;
     std::vector<Leaf> leaves;
+    Kind kind = Kind::single;
     unsigned guarded = 0; // instructions only one side runs
 };
 struct Candidate {
@@ -201,6 +213,18 @@ bool collect_leaves(llvm::Value *value, std::vector<llvm::ICmpInst *> &leaves)
     return false;
 }
 
+// Which operators an and/or tree has: 1 `and`, 2 `or`.
+unsigned tree_operators(llvm::Value *value)
+{
+    using namespace llvm::PatternMatch;
+    llvm::Value *a, *b;
+    if (match(value, m_LogicalOr(m_Value(a), m_Value(b))))
+        return 2 | tree_operators(a) | tree_operators(b);
+    if (match(value, m_LogicalAnd(m_Value(a), m_Value(b))))
+        return 1 | tree_operators(a) | tree_operators(b);
+    return 0;
+}
+
 // The value of a compound guard when every leaf has its value away from
 // its one work-item: `eq` false, `ne` true.
 bool quiet_value(llvm::Value *value)
@@ -225,14 +249,26 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
         return false;
     guard.condition = condition;
     guard.leaves.assign(compares.size(), Leaf());
+    bool any_eq = false, any_ne = false, any_order = false;
     for (size_t i = 0; i < compares.size(); i++) {
         Leaf &leaf = guard.leaves[i];
         if (!match_leaf(compares[i], iv, loop, leaf))
             return false;
-        if (compares.size() > 1 && leaf.predicate != llvm::CmpInst::ICMP_EQ &&
-            leaf.predicate != llvm::CmpInst::ICMP_NE)
-            return false;
+        any_eq |= leaf.predicate == llvm::CmpInst::ICMP_EQ;
+        any_ne |= leaf.predicate == llvm::CmpInst::ICMP_NE;
+        any_order |= !llvm::CmpInst::isEquality(leaf.predicate);
     }
+    unsigned operators = tree_operators(condition);
+    if (compares.size() == 1)
+        guard.kind = Kind::single;
+    else if (operators == 1 && !any_ne)
+        guard.kind = Kind::and_interval;
+    else if (operators == 2 && !any_eq)
+        guard.kind = Kind::or_interval;
+    else if (!any_order)
+        guard.kind = Kind::quiet;
+    else
+        return false;
     guard.guarded = 0;
     llvm::BasicBlock *from = branch->getParent();
     for (llvm::BasicBlock *to : llvm::successors(branch)) {
@@ -407,15 +443,23 @@ void narrow(Candidate &c)
             lo = r.lo, hi = r.hi, inside = r.inside;
             continue;
         }
-        // A compound guard's middle copy runs where no leaf meets its one
-        // work-item: each leaf allows the longer side of it, [0, lo) or
-        // [hi, T); the middle is where all of them allow.
         llvm::Value *left = clamp(r.lo, count_wide), *right = clamp(r.hi, count_wide);
-        llvm::Value *take_left = b.CreateICmpSGE(left, b.CreateSub(count_wide, right));
-        lo = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, lo,
-                                     b.CreateSelect(take_left, zero, right));
-        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi,
-                                     b.CreateSelect(take_left, left, count_wide));
+        llvm::Value *from, *to; // where this leaf lets the middle copy run
+        if (g.kind == Kind::and_interval) {
+            from = left, to = right; // where it holds
+        } else if (g.kind == Kind::or_interval) {
+            // where it fails: `<` fails after its interval, `>` before, `ne` inside
+            bool low = r.lo == zero, high = r.hi == count_wide;
+            from = low ? right : high ? zero : left;
+            to = low ? count_wide : high ? left : right;
+        } else {
+            // quiet: the longer side of its one work-item, [0, lo) or [hi, T)
+            llvm::Value *take_left = b.CreateICmpSGE(left, b.CreateSub(count_wide, right));
+            from = b.CreateSelect(take_left, zero, right);
+            to = b.CreateSelect(take_left, left, count_wide);
+        }
+        lo = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, lo, from);
+        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi, to);
     }
     if (compound)
         hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, hi, lo);
@@ -509,18 +553,26 @@ void narrow(Candidate &c)
             auto *compare = llvm::cast<llvm::Instruction>(map[g.leaves[0].compare]);
             compare->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == inside));
             compare->eraseFromParent();
-        } else if (k == 1) {
-            // the outer copies keep the compound condition as it is
+        } else if (k == 1 || g.kind != Kind::quiet) {
+            // a quiet guard's outer copies keep the condition as it is; an
+            // interval's hold its other value
+            bool middle = g.kind == Kind::and_interval   ? true
+                          : g.kind == Kind::or_interval ? false
+                                                        : quiet_value(g.condition);
+            auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
+            condition->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == middle));
             for (const Leaf &leaf : g.leaves) {
                 auto *compare = llvm::cast<llvm::Instruction>(map[leaf.compare]);
-                compare->replaceAllUsesWith(llvm::ConstantInt::getBool(
-                    context, leaf.predicate == llvm::CmpInst::ICMP_NE));
-                compare->eraseFromParent();
+                if (k == 1) // in the middle every leaf has one value
+                    compare->replaceAllUsesWith(llvm::ConstantInt::getBool(
+                        context, g.kind == Kind::and_interval ||
+                                     (g.kind == Kind::quiet &&
+                                      leaf.predicate == llvm::CmpInst::ICMP_NE)));
             }
-            auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
-            condition->replaceAllUsesWith(
-                llvm::ConstantInt::getBool(context, quiet_value(g.condition)));
             llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
+            for (const Leaf &leaf : g.leaves)
+                if (auto *compare = llvm::dyn_cast_or_null<llvm::Instruction>(map[leaf.compare]))
+                    llvm::RecursivelyDeleteTriviallyDeadInstructions(compare);
         }
         for (llvm::BasicBlock *copy : copies)
             llvm::ConstantFoldTerminator(copy, true);

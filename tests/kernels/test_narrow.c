@@ -105,6 +105,28 @@ static const char *source =
     "    size_t g = get_global_id(0);\n"
     "    if (l != a && l != b) out[g] = in[g] * 3;\n"
     "}\n"
+    "kernel void inside(global const int *in, global int *out, int a, int b)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    if (x > a && x < b && x != b - 2) out[x] = in[x] * 5;\n"
+    "}\n"
+    "kernel void inside_and(global const int *in, global int *out, int a, int b)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    if (x >= a && x <= b) out[x] = in[x] * 5;\n"
+    "}\n"
+    "kernel void outside(global const int *in, global int *out, uint a, uint b, uint off)\n"
+    "{\n"
+    "    uint l = (uint)get_local_id(0) + off;\n"
+    "    size_t g = get_global_id(0);\n"
+    "    if (l < a || l > b || l != b - 1) out[g] = in[g] - 9;\n"
+    "}\n"
+    "kernel void outside_or(global const int *in, global int *out, uint a, uint b, uint off)\n"
+    "{\n"
+    "    uint l = (uint)get_local_id(0) + off;\n"
+    "    size_t g = get_global_id(0);\n"
+    "    if (l <= a || l >= b) out[g] = in[g] - 9;\n"
+    "}\n"
     "kernel void triple_barrier(global const int *in, global int *out, int a, local int *t)\n"
     "{\n"
     "    int l = get_local_id(0), m = get_local_size(0);\n"
@@ -342,6 +364,49 @@ static void check_compound(struct harness *h, cl_program program, struct buffers
         launch_and_compare(h, b, k, 0, global, local, global, what);
     }
     clReleaseKernel(k);
+
+    /* an and of order compares (and one mixing in != : not an interval) */
+    const char *const ins[] = {"inside", "inside_and"};
+    for (int which = 0; which < 2; which++) {
+        k = harness_kernel(program, ins[which]);
+        int ls = (int)local, e = (int)end;
+        int ab[][2] = {{0, e - 1}, {-5, 3}, {2, ls + 3}, {ls, ls}, {e / 2, 3}, {-9, e + 9}, {1, 1}};
+        for (size_t i = 0; i < sizeof ab / sizeof ab[0]; i++) {
+            int a = ab[i][0], c = ab[i][1];
+            for (size_t j = 0; j < end; j++) {
+                int x = (int)j;
+                bool taken = which ? x >= a && x <= c : x > a && x < c && x != c - 2;
+                b->want[j] = j >= offset && taken ? b->in[j] * 5 : SENTINEL;
+            }
+            CHECK_OK(harness_args(k, 4, ARG(b->din), ARG(b->dout), ARG(a), ARG(c)));
+            char what[80];
+            snprintf(what, sizeof what, "%s offset %zu a %d b %d", ins[which], offset, a, c);
+            launch_and_compare(h, b, k, offset, global, local, end, what);
+        }
+        clReleaseKernel(k);
+    }
+
+    /* an or of order compares, on uint with offsets that wrap */
+    const char *const outs[] = {"outside", "outside_or"};
+    for (int which = 0; which < 2; which++) {
+        k = harness_kernel(program, outs[which]);
+        cl_uint ab[][3] = {{1, l1 - 1, 0}, {0, l1, 0}, {3, 2, 0}, {l1 / 2, l1 / 2, 0},
+                           {5, 9, 0xfffffffau}, {0xfffffff0u, 3, 0xfffffff8u}, {0, 0, 0}};
+        for (size_t i = 0; i < sizeof ab / sizeof ab[0]; i++) {
+            cl_uint a = ab[i][0], c = ab[i][1], off = ab[i][2];
+            for (size_t j = 0; j < global; j++) {
+                size_t m, l = local_of(j, 0, global, local, &m);
+                cl_uint x = (cl_uint)l + off;
+                bool taken = which ? x <= a || x >= c : x < a || x > c || x != c - 1;
+                b->want[j] = taken ? b->in[j] - 9 : SENTINEL;
+            }
+            CHECK_OK(harness_args(k, 5, ARG(b->din), ARG(b->dout), ARG(a), ARG(c), ARG(off)));
+            char what[96];
+            snprintf(what, sizeof what, "%s a %u b %u off %u", outs[which], a, c, off);
+            launch_and_compare(h, b, k, 0, global, local, global, what);
+        }
+        clReleaseKernel(k);
+    }
 
     k = harness_kernel(program, "triple_barrier");
     int picks[] = {0, 1, (int)local / 2, (int)local - 2, (int)local + 4, -1};
