@@ -556,7 +556,7 @@ void narrow(Candidate &c)
         } else if (k == 1 || g.kind != Kind::quiet) {
             // a quiet guard's outer copies keep the condition as it is; an
             // interval's hold its other value
-            bool middle = g.kind == Kind::and_interval   ? true
+            bool middle = g.kind == Kind::and_interval  ? true
                           : g.kind == Kind::or_interval ? false
                                                         : quiet_value(g.condition);
             auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
@@ -565,9 +565,9 @@ void narrow(Candidate &c)
                 auto *compare = llvm::cast<llvm::Instruction>(map[leaf.compare]);
                 if (k == 1) // in the middle every leaf has one value
                     compare->replaceAllUsesWith(llvm::ConstantInt::getBool(
-                        context, g.kind == Kind::and_interval ||
-                                     (g.kind == Kind::quiet &&
-                                      leaf.predicate == llvm::CmpInst::ICMP_NE)));
+                        context,
+                        g.kind == Kind::and_interval ||
+                            (g.kind == Kind::quiet && leaf.predicate == llvm::CmpInst::ICMP_NE)));
             }
             llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
             for (const Leaf &leaf : g.leaves)
