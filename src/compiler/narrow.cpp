@@ -561,14 +561,12 @@ void narrow(Candidate &c)
                                                         : quiet_value(g.condition);
             auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
             condition->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == middle));
-            for (const Leaf &leaf : g.leaves) {
-                auto *compare = llvm::cast<llvm::Instruction>(map[leaf.compare]);
-                if (k == 1) // in the middle every leaf has one value
-                    compare->replaceAllUsesWith(llvm::ConstantInt::getBool(
+            for (const Leaf &leaf : g.leaves) // in the middle every leaf has one value
+                if (k == 1)
+                    map[leaf.compare]->replaceAllUsesWith(llvm::ConstantInt::getBool(
                         context,
                         g.kind == Kind::and_interval ||
                             (g.kind == Kind::quiet && leaf.predicate == llvm::CmpInst::ICMP_NE)));
-            }
             llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
             for (const Leaf &leaf : g.leaves)
                 if (auto *compare = llvm::dyn_cast_or_null<llvm::Instruction>(map[leaf.compare]))

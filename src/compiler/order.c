@@ -111,8 +111,25 @@ static bool constant_int(LLVMValueRef v, long long *k)
     return true;
 }
 
+/* The load of group_id[d] from the state pointer, if v is one. */
+static int group_dimension(LLVMValueRef v, LLVMValueRef state, LLVMTargetDataRef data)
+{
+    if (!LLVMIsALoadInst(v) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+        return -1;
+    LLVMValueRef address = LLVMGetOperand(v, 0);
+    long long offset = 0;
+    if (LLVMIsAGetElementPtrInst(address) && LLVMGetNumOperands(address) == 2 &&
+        LLVMGetOperand(address, 0) == state && constant_int(LLVMGetOperand(address, 1), &offset))
+        offset *= (long long)LLVMABISizeOfType(data, LLVMGetGEPSourceElementType(address));
+    else if (address != state)
+        return -1;
+    for (int d = 0; d < 2; d++)
+        if (offset == (long long)(offsetof(struct cc_wg_state, group_id) + d * sizeof(size_t)))
+            return d;
+    return -1;
+}
+
 static struct form eval(struct walk *w, LLVMValueRef v);
-static int group_dimension(LLVMValueRef v, LLVMValueRef state, LLVMTargetDataRef data);
 
 static struct form gep(struct walk *w, LLVMValueRef v)
 {
@@ -212,24 +229,6 @@ static struct form eval(struct walk *w, LLVMValueRef v)
     if (!LLVMIsAInstruction(v))
         return zero_form; /* constants, arguments, globals */
     return instruction(w, v);
-}
-
-/* The load of group_id[d] from the state pointer, if v is one. */
-static int group_dimension(LLVMValueRef v, LLVMValueRef state, LLVMTargetDataRef data)
-{
-    if (!LLVMIsALoadInst(v) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
-        return -1;
-    LLVMValueRef address = LLVMGetOperand(v, 0);
-    long long offset = 0;
-    if (LLVMIsAGetElementPtrInst(address) && LLVMGetNumOperands(address) == 2 &&
-        LLVMGetOperand(address, 0) == state && constant_int(LLVMGetOperand(address, 1), &offset))
-        offset *= (long long)LLVMABISizeOfType(data, LLVMGetGEPSourceElementType(address));
-    else if (address != state)
-        return -1;
-    for (int d = 0; d < 2; d++)
-        if (offset == (long long)(offsetof(struct cc_wg_state, group_id) + d * sizeof(size_t)))
-            return d;
-    return -1;
 }
 
 /* The address a store or a masked store or scatter writes, if global. */

@@ -128,8 +128,7 @@ static unsigned ipdom(const struct cfg *g, unsigned b)
 
 struct set {
     struct map members;
-    LLVMValueRef *items;
-    size_t count, capacity;
+    struct cc_values list; /* the members in the order they were added */
 };
 
 static bool set_has(const struct set *s, LLVMValueRef v)
@@ -139,16 +138,7 @@ static bool set_has(const struct set *s, LLVMValueRef v)
 
 static bool set_add(struct set *s, LLVMValueRef v)
 {
-    if (s->count == s->capacity) {
-        size_t capacity = s->capacity ? 2 * s->capacity : 64;
-        LLVMValueRef *items = realloc(s->items, capacity * sizeof *items);
-        if (!items)
-            return false;
-        s->items = items;
-        s->capacity = capacity;
-    }
-    s->items[s->count++] = v;
-    return map_put(&s->members, v, (void *)1);
+    return cc_values_add(&s->list, v) && map_put(&s->members, v, (void *)1);
 }
 
 static bool is_seed(LLVMValueRef inst, LLVMBasicBlockRef prologue)
@@ -283,13 +273,13 @@ static bool analyse(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **
     free_cfg(&g);
     map_free(&d.members);
     if (!ok) {
-        free(d.items);
+        free(d.list.items);
         return false;
     }
-    if (d.count) /* no items: no array (qsort wants one) */
-        qsort(d.items, d.count, sizeof *d.items, compare_pointers);
-    *divergent = d.items;
-    *count = d.count;
+    if (d.list.count) /* no items: no array (qsort wants one) */
+        qsort(d.list.items, d.list.count, sizeof *d.list.items, compare_pointers);
+    *divergent = d.list.items;
+    *count = d.list.count;
     return true;
 }
 

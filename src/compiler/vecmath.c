@@ -161,13 +161,8 @@ static int match(const char *callee, bool *is_double)
     return -1;
 }
 
-struct kept {
-    LLVMValueRef *functions;
-    size_t count, capacity;
-};
-
 static LLVMValueRef declare(LLVMModuleRef module, const char *name, LLVMTypeRef element,
-                            unsigned lanes, int arity, struct kept *kept)
+                            unsigned lanes, int arity, struct cc_values *kept)
 {
     LLVMValueRef fn = LLVMGetNamedFunction(module, name);
     if (fn)
@@ -175,20 +170,12 @@ static LLVMValueRef declare(LLVMModuleRef module, const char *name, LLVMTypeRef 
     LLVMTypeRef vector = LLVMVectorType(element, lanes);
     LLVMTypeRef params[2] = {vector, vector};
     fn = LLVMAddFunction(module, name, LLVMFunctionType(vector, params, (unsigned)arity, false));
-    if (kept->count == kept->capacity) {
-        size_t more = kept->capacity ? 2 * kept->capacity : 16;
-        LLVMValueRef *grown = realloc(kept->functions, more * sizeof *grown);
-        if (!grown)
-            return fn;
-        kept->functions = grown;
-        kept->capacity = more;
-    }
-    kept->functions[kept->count++] = fn;
+    cc_values_add(kept, fn); /* out of memory: only not kept until the vectorizer */
     return fn;
 }
 
 static void annotate(LLVMModuleRef module, LLVMValueRef call, int f, bool is_double,
-                     struct kept *kept)
+                     struct cc_values *kept)
 {
     LLVMContextRef context = LLVMGetModuleContext(module);
     LLVMTypeRef element =
@@ -217,13 +204,13 @@ static void annotate(LLVMModuleRef module, LLVMValueRef call, int f, bool is_dou
 
 /* @llvm.compiler.used keeps the declarations through the passes before the
  * vectorizer, which would drop them as unused. */
-static void keep(LLVMModuleRef module, const struct kept *kept)
+static void keep(LLVMModuleRef module, const struct cc_values *kept)
 {
     if (!kept->count || LLVMGetNamedGlobal(module, "llvm.compiler.used"))
         return;
     LLVMContextRef context = LLVMGetModuleContext(module);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
-    LLVMValueRef array = LLVMConstArray2(ptr, kept->functions, kept->count);
+    LLVMValueRef array = LLVMConstArray2(ptr, kept->items, kept->count);
     LLVMValueRef used = LLVMAddGlobal(module, LLVMTypeOf(array), "llvm.compiler.used");
     LLVMSetInitializer(used, array);
     LLVMSetLinkage(used, LLVMAppendingLinkage);
@@ -233,7 +220,7 @@ static void keep(LLVMModuleRef module, const struct kept *kept)
 void cc_add_vector_math(LLVMModuleRef module)
 {
     pthread_once(&once, find_variants);
-    struct kept kept = {0};
+    struct cc_values kept = {0};
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
@@ -252,7 +239,7 @@ void cc_add_vector_math(LLVMModuleRef module)
             }
     }
     keep(module, &kept);
-    free(kept.functions);
+    free(kept.items);
 }
 
 /* Whether a type is a vector of 512 bits or more. */
