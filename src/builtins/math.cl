@@ -114,12 +114,94 @@ LIBM1(erf)
 LIBM1(erfc)
 LIBM1(exp10)
 LIBM1(expm1)
-LIBM1(log1p)
-LIBM1(tgamma)
 LIBM2(atan2)
-LIBM2(fmod)
 LIBM2(hypot)
-LIBM2(remainder)
+
+/* Only double goes to the C library for these; float is computed below. */
+#define LIBM1_DOUBLE(F)                                                                       \
+    OVL double F(double x) { return __builtin_##F(x); }                                       \
+    SPLIT1(double, F, double)
+#define LIBM2_DOUBLE(F)                                                                       \
+    OVL double F(double x, double y) { return __builtin_##F(x, y); }                          \
+    SPLIT2(double, F, double, double)
+LIBM1_DOUBLE(tgamma)
+LIBM2_DOUBLE(fmod)
+LIBM2_DOUBLE(remainder)
+
+/* log1p: float is the C library's (vecmath.c gives it libmvec's AVX2
+ * variant). Double above 2^60 is log(x): log1p(x) - log(x) = log1p(1/x) <
+ * 2^-60, far below half an ulp of a result above 41; below 2^60 the C
+ * library's, whose vector variant (SLEEF's, vecmath.c) is within 1 ulp
+ * there but infinite from about 1e307. */
+OVL float log1p(float x) { return __builtin_log1pf(x); }
+OVL double log1p(double x) { return x > 0x1p60 ? log(x) : __builtin_log1p(x); }
+SPLIT1(float, log1p, float)
+SPLIT1(double, log1p, double)
+
+/* fmod, remainder and remquo of float: exact, as OpenCL C 7.4 requires,
+ * and with no call, so that the loop vectorizer vectorizes them (the C
+ * library's are scalar calls; SLEEF's vector fmodf is wrong for quotients
+ * above about 2^128). In double: |x| is reduced by Y = |y| 2^k for k =
+ * 250, 200, ..., 0 (|x| / |y| < 2^277 for floats):
+ * - q = trunc(r (1/|y|) 2^-k) is within one of the quotient r / Y, which
+ *   is below 2^50: two roundings of a value below 2^50 move it less than
+ *   1/2 (once a step has run, r < 2^50 Y for the next; the first step
+ *   with q != 0 has k >= e - 50, e = ilogb|x| - ilogb|y| + 1);
+ * - r - q Y, one fma, is exact: while k <= ilogb|x| - ilogb|y|, r and Y
+ *   are multiples of ulp(|y|) 2^k or of ulp(|x|), the coarser of which is
+ *   at least 2^-24 of Y, and the result is below 2 Y in magnitude, so it
+ *   has at most 25 bits; for a larger k, r / Y < 1 - 2^-24 and q = 0;
+ * - one correction each way makes 0 <= r < Y.
+ * The last step's quotient is the whole quotient modulo 2^50: its low bits
+ * decide remainder's ties and give remquo's quo. */
+static double fmod_float_abs(float x, float y, double *quotient)
+{
+    double ay = fabs((double)y), inv = 1.0 / ay, r = fabs((double)x), q = 0.0;
+    for (int k = 250; k >= 0; k -= 50) {
+        double up = as_double((ulong)(1023 + k) << 52), down = as_double((ulong)(1023 - k) << 52);
+        double big = ay * up;
+        q = trunc(r * inv * down);
+        r = fma(-q, big, r);
+        bool low = r < 0.0, high = r >= big;
+        r = low ? r + big : high ? r - big : r;
+        q = low ? q - 1.0 : high ? q + 1.0 : q;
+    }
+    *quotient = q;
+    return r;
+}
+
+/* 7.5.1: NaN for a NaN, x infinite or y zero; x itself for y infinite. */
+static bool fmod_float_nan(float x, float y)
+{
+    return isnan(x) || isnan(y) || isinf(x) || y == 0.0f;
+}
+
+OVL float fmod(float x, float y)
+{
+    double q, r = fmod_float_abs(x, y, &q);
+    float result = isinf(y) ? x : copysign((float)r, x);
+    return fmod_float_nan(x, y) ? x + y + NAN : result;
+}
+
+/* remainder: the nearest quotient, ties to even. */
+static double remainder_float_abs(float x, float y, double *quotient)
+{
+    double ay = fabs((double)y), q, r = fmod_float_abs(x, y, &q);
+    bool odd = q * 0.5 != trunc(q * 0.5);
+    bool up = 2.0 * r > ay || (2.0 * r == ay && odd);
+    *quotient = up ? q + 1.0 : q;
+    return up ? r - ay : r;
+}
+
+OVL float remainder(float x, float y)
+{
+    double q, r = remainder_float_abs(x, y, &q);
+    float result = isinf(y) ? x : (float)(signbit(x) ? -r : r);
+    return fmod_float_nan(x, y) ? x + y + NAN : result;
+}
+SPLIT2(float, fmod, float, float)
+SPLIT2(float, remainder, float, float)
+
 
 /* lgamma through the reentrant call: lgamma itself writes the C library's
  * global signgam, a data race between work-groups. */
@@ -270,8 +352,18 @@ WIDTHS(NAMED_INT_OUT, double)
         *quo = signbit(x) != signbit(y) ? -n : n;                                             \
         return copysign(1, x) * r * scale;                                                    \
     }
-REMQUO(float, FLT_MAX)
 REMQUO(double, DBL_MAX)
+/* float: from the exact reduction above, whose last quotient holds the
+ * low bits; no call, so it vectorizes */
+OVL float remquo(float x, float y, __generic int *quo)
+{
+    double q, r = remainder_float_abs(x, y, &q);
+    int n = (int)(q - 128.0 * trunc(q * (1.0 / 128)));
+    bool nan = fmod_float_nan(x, y);
+    *quo = nan || isinf(y) ? 0 : signbit(x) != signbit(y) ? -n : n;
+    float result = isinf(y) ? x : (float)(signbit(x) ? -r : r);
+    return nan ? x + y + NAN : result;
+}
 #define SPLIT_REMQUO(T, N)                                                                    \
     OVL T##N remquo(T##N x, T##N y, __generic int##N *quo)                                    \
     {                                                                                         \
@@ -456,6 +548,35 @@ OVL double atan2pi(double y, double x) { return atan2(y, x) / M_PI; }
     SPLIT2(T, atan2pi, T, T)
 PI_VECTORS(float)
 PI_VECTORS(double)
+
+/* tgamma for float, in double: Stirling's series for ln Gamma(z) at
+ * z = w + 8 (Abramowitz and Stegun 6.1.41, to the 1/(1188 z^9) term; the
+ * first term left out, 691/(360360 z^11), is below 3e-13 for z >= 8),
+ * divided by w (w + 1) ... (w + 7); for x < 0, Euler's reflection
+ * Gamma(x) = pi / (sin(pi x) Gamma(1 - x)) with w = 1 - x. About 1e-14
+ * relative, so the float result is within 0.5 ulp and a hair of the exact
+ * one (OpenCL C 7.4 allows 16); it calls only log, exp and sin, which
+ * have vector variants (vecmath.c). Special values of 7.5.1: +-inf at +-0
+ * (from the division), NaN at negative integers and -inf, +inf at +inf.
+ * Double keeps the C library's. */
+OVL float tgamma(float xf)
+{
+    double x = xf;
+    bool reflect = x < 0.0;
+    double w = reflect ? 1.0 - x : x, z = w + 8.0;
+    double p = w * (w + 1.0) * (w + 2.0) * (w + 3.0) * (w + 4.0) * (w + 5.0) * (w + 6.0) *
+               (w + 7.0);
+    double iz = 1.0 / z, iz2 = iz * iz;
+    double series =
+        iz * (1.0 / 12 + iz2 * (-1.0 / 360 + iz2 * (1.0 / 1260 + iz2 * (-1.0 / 1680 +
+                                                                           iz2 * (1.0 / 1188)))));
+    double ln_gamma_z = (z - 0.5) * log(z) - z + 0.91893853320467274178 + series;
+    double g = exp(ln_gamma_z) / p;
+    double r = reflect ? M_PI / (sinpi_d(x) * g) : g;
+    r = x == INFINITY ? x : r;
+    return (float)(reflect && x == floor(x) ? NAN : r);
+}
+SPLIT1(float, tgamma, float)
 
 /* --- half_ and native_ (6.13.2.1: implementation-defined accuracy, at
  * least 8192 ulp for half_): the full-precision functions --- */

@@ -15,15 +15,20 @@
  * Accuracy: libmvec's functions are within 1-4 ulp, not always inside
  * OpenCL C 7.4's bound for the function: each variant used was measured
  * (the table below). Where libmvec has no variant inside the bound, or
- * none at all (tgamma), SLEEF's (libsleef.so.3, Debian's
+ * none at all, SLEEF's (libsleef.so.3, Debian's
  * libsleef3) serves: its _u10 functions are documented within 1.0 ulp,
  * inside every bound they are used for, and are named
  * Sleef_<stem><f|d><lanes>_u10<isa>, which the VFABI attribute maps the
- * vector ABI name to. Not SLEEF's log1p (infinite above 1e38, float, and
- * 1e307, double, where OpenCL wants a finite result; libmvec's AVX2 float
- * one serves) nor its tgamma (29 ulp, float, and 1621 ulp, double, on
- * negative arguments whose results are denormal; OpenCL's bound is 16):
- * log1p for double and tgamma stay scalar. Checked with the
+ * vector ABI name to. SLEEF's log1p is infinite above 1e38 (float) and
+ * 1e307 (double), where OpenCL wants a finite result: it serves double
+ * only, which math.cl computes as log(x) above 2^60 (float has libmvec's
+ * AVX2 variant). Not SLEEF's tgamma (29 ulp, float, and 1621 ulp, double,
+ * on negative arguments whose results are denormal; OpenCL's bound is 16):
+ * math.cl computes float tgamma itself from log, exp and sin, and double's
+ * stays scalar; nor SLEEF's lgamma (1277 ulp near its zeros at negative
+ * arguments, where glibc's is accurate; OpenCL sets no bound) nor its
+ * fmodf (wrong for quotients above about 2^128: math.cl has an exact
+ * float fmod, remainder and remquo of its own). Checked with the
  * CTS's test_bruteforce -w: cbrt 0.91/0.56 ulp (float/double), exp 0.83
  * (double), exp10 0.78 (float), expm1 2.35/1.96, log 0.78 (float), log10
  * 1.91 (float). A variant is offered only when this process's
@@ -64,22 +69,34 @@ static const struct function {
     const char *intrinsic;
     int arity;
     const char *float_isas, *double_isas;
-    bool sleef;
+    const char *sleef; /* the types (f, d) SLEEF's variant may serve */
 } functions[] = {
-    {"sin", "llvm.sin", 1, "bde", "bde", false},    {"cos", "llvm.cos", 1, "bde", "bde", false},
-    {"tan", "llvm.tan", 1, "bde", "bde", false},    {"asin", "llvm.asin", 1, "bde", "bde", false},
-    {"acos", "llvm.acos", 1, "bde", "bde", false},  {"atan", "llvm.atan", 1, "bde", "bde", false},
-    {"sinh", "llvm.sinh", 1, "bde", "bde", false},  {"cosh", "llvm.cosh", 1, "bde", "bde", false},
-    {"tanh", "llvm.tanh", 1, "bde", "bde", false},  {"asinh", NULL, 1, "bde", "bde", false},
-    {"acosh", NULL, 1, "bde", "bde", false},        {"atanh", NULL, 1, "bde", "bde", false},
-    {"exp", "llvm.exp", 1, "de", "", true},         {"exp2", "llvm.exp2", 1, "bde", "bde", false},
-    {"exp10", "llvm.exp10", 1, "bd", "bde", true},  {"expm1", NULL, 1, "bde", "e", true},
-    {"log", "llvm.log", 1, "", "bde", true},        {"log2", "llvm.log2", 1, "bde", "bde", false},
-    {"log10", "llvm.log10", 1, "b", "bde", true},   {"erf", NULL, 1, "bde", "bde", false},
-    {"erfc", NULL, 1, "bde", "bde", false},         {"pow", "llvm.pow", 2, "bde", "bde", false},
-    {"atan2", NULL, 2, "bde", "bde", false},        {"hypot", NULL, 2, "bde", "bde", false},
-    {"log1p", NULL, 1, "d", "", false},             {"cbrt", NULL, 1, "", "", true},
-    {"tgamma", NULL, 1, "", "", false},
+    {"sin", "llvm.sin", 1, "bde", "bde", ""},
+    {"cos", "llvm.cos", 1, "bde", "bde", ""},
+    {"tan", "llvm.tan", 1, "bde", "bde", ""},
+    {"asin", "llvm.asin", 1, "bde", "bde", ""},
+    {"acos", "llvm.acos", 1, "bde", "bde", ""},
+    {"atan", "llvm.atan", 1, "bde", "bde", ""},
+    {"sinh", "llvm.sinh", 1, "bde", "bde", ""},
+    {"cosh", "llvm.cosh", 1, "bde", "bde", ""},
+    {"tanh", "llvm.tanh", 1, "bde", "bde", ""},
+    {"asinh", NULL, 1, "bde", "bde", ""},
+    {"acosh", NULL, 1, "bde", "bde", ""},
+    {"atanh", NULL, 1, "bde", "bde", ""},
+    {"exp", "llvm.exp", 1, "de", "", "fd"},
+    {"exp2", "llvm.exp2", 1, "bde", "bde", ""},
+    {"exp10", "llvm.exp10", 1, "bd", "bde", "fd"},
+    {"expm1", NULL, 1, "bde", "e", "fd"},
+    {"log", "llvm.log", 1, "", "bde", "fd"},
+    {"log2", "llvm.log2", 1, "bde", "bde", ""},
+    {"log10", "llvm.log10", 1, "b", "bde", "fd"},
+    {"erf", NULL, 1, "bde", "bde", ""},
+    {"erfc", NULL, 1, "bde", "bde", ""},
+    {"pow", "llvm.pow", 2, "bde", "bde", ""},
+    {"atan2", NULL, 2, "bde", "bde", ""},
+    {"hypot", NULL, 2, "bde", "bde", ""},
+    {"log1p", NULL, 1, "d", "", "d"},
+    {"cbrt", NULL, 1, "", "", "fd"},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0] };
 
@@ -124,7 +141,7 @@ static void find_variants(void)
                 if (!(libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))) {
                     snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
                              isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
-                    if (!(fn->sleef && sleef && dlsym(sleef, name)))
+                    if (!(strchr(fn->sleef, d ? 'd' : 'f') && sleef && dlsym(sleef, name)))
                         continue;
                 }
                 snprintf(variant[f][i][d], sizeof variant[f][i][d], "%s", name);
@@ -248,11 +265,10 @@ static bool is_wide_vector(LLVMTypeRef type)
     if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
         return false;
     LLVMTypeRef element = LLVMGetElementType(type);
-    unsigned bits = LLVMGetTypeKind(element) == LLVMDoubleTypeKind  ? 64
-                    : LLVMGetTypeKind(element) == LLVMFloatTypeKind ? 32
-                    : LLVMGetTypeKind(element) == LLVMIntegerTypeKind
-                        ? LLVMGetIntTypeWidth(element)
-                        : 0;
+    unsigned bits = LLVMGetTypeKind(element) == LLVMDoubleTypeKind    ? 64
+                    : LLVMGetTypeKind(element) == LLVMFloatTypeKind   ? 32
+                    : LLVMGetTypeKind(element) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(element)
+                                                                      : 0;
     return bits * LLVMGetVectorSize(type) >= 512;
 }
 
@@ -287,9 +303,9 @@ void cc_fix_wide_vector_calls(LLVMModuleRef module)
                 }
             }
         if (wide)
-            LLVMAddAttributeAtIndex(
-                fn, LLVMAttributeFunctionIndex,
-                LLVMCreateStringAttribute(LLVMGetModuleContext(module), "min-legal-vector-width",
-                                          22, "512", 3));
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(LLVMGetModuleContext(module),
+                                                              "min-legal-vector-width", 22, "512",
+                                                              3));
     }
 }

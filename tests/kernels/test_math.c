@@ -2,15 +2,17 @@
  * into calls of glibc's vector functions (src/compiler/vecmath.c), in a
  * work-item loop wide enough to be vectorized: every result, float and
  * double, within OpenCL C 7.4's ulp bound of a long double reference
- * computed on the host (libmvec or SLEEF, vecmath.c chooses). The inputs sweep the bit patterns of each type and
- * add the points where libmvec variants we do not use are out of bounds
- * (the CTS's bruteforce failures of exp10f and logf on AVX-512). Also
- * cbrt (glibc's double one is refined here), log1p (libmvec's AVX2 float
- * variant; double left scalar) and tgamma (left scalar: SLEEF's fail at
- * the edges) and rootn for double. Then the
- * functions of the bits that the library computes inline so that they
- * vectorize (logb, ilogb, nextafter, float and double): exactly the C
- * library's results, over the same sweeps and every special value. */
+ * computed on the host (libmvec or SLEEF, vecmath.c chooses). The inputs
+ * sweep the bit patterns of each type and add the points where libmvec
+ * variants we do not use are out of bounds (the CTS's bruteforce failures
+ * of exp10f and logf on AVX-512). Also cbrt (glibc's double one is refined
+ * here), log1p (libmvec's AVX2 float variant; SLEEF's for double below
+ * 2^60, log above), tgamma (float computed in double by the library,
+ * double the C library's) and rootn for double. Then the functions that
+ * the library computes inline so that they vectorize (logb, ilogb,
+ * nextafter, float and double; fmod, remainder and remquo, float):
+ * exactly the C library's results, over the same sweeps and every special
+ * value. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,8 +92,7 @@ static void check_remquo(struct harness *h, cl_program program)
 {
     static const float x[] = {0x1.f0679ep+127f, -0x1.fffffep+127f, 7.0f, 0x1.8p+127f,
                               -0x1.010318p-128f};
-    static const float y[] = {0x1.1d5688p+127f, 0x1.0p+126f, 2.0f, -0x1.0p+127f,
-                              -0x1.8fb372p+120f};
+    static const float y[] = {0x1.1d5688p+127f, 0x1.0p+126f, 2.0f, -0x1.0p+127f, -0x1.8fb372p+120f};
     static const int want_quo[] = {2, -4, 4, -2, 0};
     enum { Q = sizeof x / sizeof x[0] };
     float got[Q];
@@ -258,7 +259,8 @@ static const char *exact_source =
     "{\n"
     "    size_t i = get_global_id(0);\n"
     "    l[i] = logb(a[i]); e[i] = ilogb(a[i]); n[i] = nextafter(a[i], b[i]);\n"
-    "    if (i == 0) { double4 v = nextafter((double4)(a[1], a[2], a[3], a[4]), (double4)(b[1], b[2], b[3], b[4])); n[0] = v.s2; }\n"
+    "    if (i == 0) { double4 v = nextafter((double4)(a[1], a[2], a[3], a[4]), (double4)(b[1], "
+    "b[2], b[3], b[4])); n[0] = v.s2; }\n"
     "}\n";
 
 /* OpenCL's ilogb: FP_ILOGBNAN is INT_MAX (glibc's is INT_MIN). */
@@ -278,15 +280,17 @@ static void check_exact(struct harness *h, const float *fa, const float *fb, con
     cl_program program = harness_build(h, exact_source, NULL);
     REQUIRE(program);
     enum { SPECIALS = 14 };
-    const float fs[SPECIALS][2] = {
-        {0.0f, 1.0f}, {-0.0f, -1.0f}, {0.0f, -0.0f}, {-0.0f, 0.0f}, {INFINITY, 0.0f},
-        {-INFINITY, INFINITY}, {NAN, 1.0f}, {1.0f, NAN}, {FLT_MAX, INFINITY},
-        {0x1p-149f, 0.0f}, {-0x1p-149f, -1.0f}, {0x1.fffffcp-127f, 1.0f}, {FLT_MIN, 0.0f},
-        {1.0f, 1.0f}};
+    const float fs[SPECIALS][2] = {{0.0f, 1.0f},      {-0.0f, -1.0f},      {0.0f, -0.0f},
+                                   {-0.0f, 0.0f},     {INFINITY, 0.0f},    {-INFINITY, INFINITY},
+                                   {NAN, 1.0f},       {1.0f, NAN},         {FLT_MAX, INFINITY},
+                                   {0x1p-149f, 0.0f}, {-0x1p-149f, -1.0f}, {0x1.fffffcp-127f, 1.0f},
+                                   {FLT_MIN, 0.0f},   {1.0f, 1.0f}};
     const double ds[SPECIALS][2] = {
-        {0.0, 1.0}, {-0.0, -1.0}, {0.0, -0.0}, {-0.0, 0.0}, {INFINITY, 0.0}, {-INFINITY, INFINITY},
-        {NAN, 1.0}, {1.0, NAN}, {DBL_MAX, INFINITY}, {0x1p-1074, 0.0}, {-0x1p-1074, -1.0},
-        {0x1.ffffffffffffep-1023, 1.0}, {DBL_MIN, 0.0}, {1.0, 1.0}};
+        {0.0, 1.0},       {-0.0, -1.0},       {0.0, -0.0},
+        {-0.0, 0.0},      {INFINITY, 0.0},    {-INFINITY, INFINITY},
+        {NAN, 1.0},       {1.0, NAN},         {DBL_MAX, INFINITY},
+        {0x1p-1074, 0.0}, {-0x1p-1074, -1.0}, {0x1.ffffffffffffep-1023, 1.0},
+        {DBL_MIN, 0.0},   {1.0, 1.0}};
     for (int is_double = 0; is_double < 2; is_double++) {
         size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
         char *x = malloc(N * size), *y = malloc(N * size), *l = malloc(N * size),
@@ -343,6 +347,120 @@ static void check_exact(struct harness *h, const float *fa, const float *fb, con
     clReleaseProgram(program);
 }
 
+static const char *division_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define DIVISION(T) kernel void division_##T(global const T *a, global const T *b,\\\n"
+    "    global T *f, global T *r, global T *q, global int *quo)\\\n"
+    "{ size_t i = get_global_id(0); f[i] = fmod(a[i], b[i]); r[i] = remainder(a[i], b[i]);\\\n"
+    "  q[i] = remquo(a[i], b[i], quo + i); }\n"
+    "DIVISION(float)\nDIVISION(double)\n";
+
+/* remquo's quo: the sign of x/y and the low 7 bits of the nearest
+ * quotient's magnitude (OpenCL C 6.13.2 asks for at least 3; the library
+ * gives 7, as the CTS checks). Long double holds 128|y| and the exact
+ * quotient of the reduced argument. */
+static int want_quo(long double x, long double y)
+{
+    long double ax = fabsl(x), ay = fabsl(y);
+    if (isnan(x) || isnan(y) || isinf(x) || y == 0 || isinf(y))
+        return 0;
+    long double reduced = fmodl(ax, 128 * ay), r = remainderl(reduced, ay);
+    int n = (int)rintl((reduced - r) / ay) % 128;
+    return signbit(x) != signbit(y) ? -n : n;
+}
+
+/* fmod, remainder and remquo, float (computed inline, exact: math.cl) and
+ * double (the C library's): bit for bit the C library's result, and
+ * remquo's quo as above, over the sweeps and the special pairs of 7.5.1,
+ * ties, and the widest exponent gaps. */
+static void check_division(struct harness *h, const float *fa, const float *fb, const double *da,
+                           const double *db)
+{
+    cl_program program = harness_build(h, division_source, NULL);
+    REQUIRE(program);
+    enum { SPECIALS = 20 };
+    const double s[SPECIALS][2] = {
+        {5.0, 2.0},
+        {7.0, 2.0},
+        {-5.0, 2.0},
+        {-7.0, -2.0},
+        {0.0, 1.0},
+        {-0.0, 3.0},
+        {-4.0, 2.0},
+        {1.0, 0.0},
+        {INFINITY, 2.0},
+        {2.0, INFINITY},
+        {-2.0, -INFINITY},
+        {NAN, 1.0},
+        {1.0, NAN},
+        {0x1p-149, 0x1p-149},
+        {3e38, 0x1p-149},
+        {3e38, 0x1.8p-148},
+        {0x1.fffffep127, 0x1.000002p-126},
+        {-0x1.234p100, 0x1.fp-120},
+        {0x1p-130, 0x1p-140},
+        {1e30, 3.0},
+    };
+    for (int is_double = 0; is_double < 2; is_double++) {
+        size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
+        char *x = malloc(N * size), *y = malloc(N * size), *f = malloc(N * size),
+             *r = malloc(N * size), *q = malloc(N * size);
+        int *quo = malloc(N * sizeof *quo);
+        REQUIRE(x && y && f && r && q && quo);
+        memcpy(x, is_double ? (const void *)da : fa, N * size);
+        memcpy(y, is_double ? (const void *)db : fb, N * size);
+        for (int i = 0; i < SPECIALS; i++) {
+            if (is_double)
+                ((double *)x)[i] = s[i][0], ((double *)y)[i] = s[i][1];
+            else
+                ((float *)x)[i] = (float)s[i][0], ((float *)y)[i] = (float)s[i][1];
+        }
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
+        cl_mem dy = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, y);
+        cl_mem df = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem dr = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem dq = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem dquo = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof *quo, NULL);
+        cl_kernel k = harness_kernel(program, is_double ? "division_double" : "division_float");
+        CHECK_OK(harness_args(k, 6, ARG(dx), ARG(dy), ARG(df), ARG(dr), ARG(dq), ARG(dquo)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, df, CL_TRUE, 0, N * size, f, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dr, CL_TRUE, 0, N * size, r, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dq, CL_TRUE, 0, N * size, q, 0, NULL, NULL));
+        CHECK_OK(
+            clEnqueueReadBuffer(h->queue, dquo, CL_TRUE, 0, N * sizeof *quo, quo, 0, NULL, NULL));
+        size_t bad = 0;
+        for (int i = 0; i < N; i++) {
+            bool ok;
+            long double a, b;
+            if (is_double) {
+                a = ((double *)x)[i], b = ((double *)y)[i];
+                double fw = fmod((double)a, (double)b), rw = remainder((double)a, (double)b);
+                ok = same_bits(&((double *)f)[i], &fw, size, isnan(fw), isnan(((double *)f)[i])) &&
+                     same_bits(&((double *)r)[i], &rw, size, isnan(rw), isnan(((double *)r)[i])) &&
+                     same_bits(&((double *)q)[i], &rw, size, isnan(rw), isnan(((double *)q)[i]));
+            } else {
+                a = ((float *)x)[i], b = ((float *)y)[i];
+                float fw = fmodf((float)a, (float)b), rw = remainderf((float)a, (float)b);
+                ok = same_bits(&((float *)f)[i], &fw, size, isnan(fw), isnan(((float *)f)[i])) &&
+                     same_bits(&((float *)r)[i], &rw, size, isnan(rw), isnan(((float *)r)[i])) &&
+                     same_bits(&((float *)q)[i], &rw, size, isnan(rw), isnan(((float *)q)[i]));
+            }
+            ok = ok && quo[i] == want_quo(a, b);
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "%s fmod/remainder/remquo(%La, %La) differ: quo %d, want %d\n",
+                        is_double ? "double" : "float", a, b, quo[i], want_quo(a, b));
+        }
+        CHECK_NONE_WRONG(bad, is_double ? "double fmod, remainder, remquo"
+                                        : "float fmod, remainder, remquo");
+        clReleaseKernel(k);
+        clReleaseMemObject(dx), clReleaseMemObject(dy), clReleaseMemObject(df);
+        clReleaseMemObject(dr), clReleaseMemObject(dq), clReleaseMemObject(dquo);
+        free(x), free(y), free(f), free(r), free(q), free(quo);
+    }
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -367,6 +485,7 @@ int main(void)
     }
     check_rootn(&h, program);
     check_exact(&h, fa, fb, da, db);
+    check_division(&h, fa, fb, da, db);
     check_remquo(&h, program);
     for (int i = 0; i < 2; i++) {
         clReleaseMemObject(a[i]);
