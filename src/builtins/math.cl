@@ -296,8 +296,30 @@ NEXTAFTER(double, ulong, as_ulong, as_double, 0x8000000000000000ul)
 SPLIT2(float, nextafter, float, float)
 SPLIT2(double, nextafter, double, double)
 
-OVL float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
-OVL double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
+/* ldexp: products with powers of two built from the bits, so that it
+ * vectorizes (LLVM's llvm.ldexp is a C library call per lane on x86).
+ * Float: one product in double, exact (k clamped to +-300 keeps it far
+ * from double's limits, and every float times 2^k with |k| > 300 is 0 or
+ * inf in float), then one rounding to float. Double: at most two
+ * pre-scalings by 2^1023 or by 2^-969 (= 2^-1022 2^53) and a final product
+ * by 2^k, k in [-1022, 1023]. A pre-scaling rounds only if it makes a
+ * subnormal, and then k is still below -53 and the final product is below
+ * 2^-1075: 0 either way, so the one rounding is the final product's. */
+static double power_of_two(long k) { return as_double((ulong)(k + 1023) << 52); }
+OVL float ldexp(float x, int k)
+{
+    return (float)((double)x * power_of_two(clamp(k, -300, 300)));
+}
+OVL double ldexp(double x, int k)
+{
+    long n = clamp(k, -2200, 2200);
+    for (int i = 0; i < 2; i++) {
+        long step = n > 1023 ? 1023 : n < -1022 ? -969 : 0;
+        x *= power_of_two(step);
+        n -= step;
+    }
+    return x * power_of_two(clamp(n, -1022L, 1023L));
+}
 SPLIT2(float, ldexp, float, int)
 SPLIT2(double, ldexp, double, int)
 #define LDEXP_SCALAR(T, S) OVL T ldexp(T x, int k) { return ldexp(x, (int##S)k); }

@@ -10,7 +10,7 @@
  * 2^60, log above), tgamma (float computed in double by the library,
  * double the C library's) and rootn for double. Then the functions that
  * the library computes inline so that they vectorize (logb, ilogb,
- * nextafter, float and double; fmod, remainder and remquo, float):
+ * nextafter, ldexp, float and double; fmod, remainder and remquo, float):
  * exactly the C library's results, over the same sweeps and every special
  * value. */
 #include <float.h>
@@ -461,6 +461,61 @@ static void check_division(struct harness *h, const float *fa, const float *fb, 
     clReleaseProgram(program);
 }
 
+static const char *ldexp_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "kernel void ldexp_float(global const float *a, global const int *k, global float *out)\n"
+    "{ size_t i = get_global_id(0); out[i] = ldexp(a[i], k[i]); }\n"
+    "kernel void ldexp_double(global const double *a, global const int *k, global double *out)\n"
+    "{ size_t i = get_global_id(0); out[i] = ldexp(a[i], k[i]); }\n";
+
+/* ldexp (computed from the bits, math.cl): bit for bit the C library's,
+ * over the sweeps with exponents that cross both ends of each type's range
+ * (subnormal results round once), and the extreme int exponents. */
+static void check_ldexp(struct harness *h, const float *fa, const double *da)
+{
+    cl_program program = harness_build(h, ldexp_source, NULL);
+    REQUIRE(program);
+    int *k = malloc(N * sizeof *k);
+    REQUIRE(k);
+    for (int is_double = 0; is_double < 2; is_double++) {
+        size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
+        int span = is_double ? 2300 : 400;
+        for (int i = 0; i < N; i++)
+            k[i] = (int)((uint32_t)i * 2654435761u % (uint32_t)(2 * span + 1)) - span;
+        k[0] = INT32_MIN, k[1] = INT32_MAX, k[2] = -1074, k[3] = 1074, k[4] = -2098;
+        char *out = malloc(N * size);
+        REQUIRE(out);
+        const void *x = is_double ? (const void *)da : fa;
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, (void *)x);
+        cl_mem dk = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *k, k);
+        cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_kernel kernel = harness_kernel(program, is_double ? "ldexp_double" : "ldexp_float");
+        CHECK_OK(harness_args(kernel, 3, ARG(dx), ARG(dk), ARG(dout)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, N * size, out, 0, NULL, NULL));
+        size_t bad = 0;
+        for (int i = 0; i < N; i++) {
+            bool ok;
+            if (is_double) {
+                double want = ldexp(da[i], k[i]), got = ((double *)out)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+            } else {
+                float want = ldexpf(fa[i], k[i]), got = ((float *)out)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+            }
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "%s ldexp item %d (k %d) differs from the C library\n",
+                        is_double ? "double" : "float", i, k[i]);
+        }
+        CHECK_NONE_WRONG(bad, is_double ? "double ldexp" : "float ldexp");
+        clReleaseKernel(kernel);
+        clReleaseMemObject(dx), clReleaseMemObject(dk), clReleaseMemObject(dout);
+        free(out);
+    }
+    free(k);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -486,6 +541,7 @@ int main(void)
     check_rootn(&h, program);
     check_exact(&h, fa, fb, da, db);
     check_division(&h, fa, fb, da, db);
+    check_ldexp(&h, fa, da);
     check_remquo(&h, program);
     for (int i = 0; i < 2; i++) {
         clReleaseMemObject(a[i]);
