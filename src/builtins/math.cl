@@ -96,16 +96,36 @@ DOUBLEN(INTRINSIC1)
 
 /* --- functions only the C library has: scalar calls, vectors split --- */
 
+/* Their vector overloads make one call of cpucl.vmath.<F>.v<N>f32 (or
+ * f64), which the compiler turns into calls of the function's vector
+ * variants, or back into a C library call per lane where there is none
+ * (src/compiler/vecmath.c): float4 code gets vector math too, which the
+ * loop vectorizer (it leaves vector-typed loops alone) would not give it. */
+#define VMATH_ONE(T, S, F, N, ARGS, PARAMS)                                                   \
+    T##N cpucl_vmath_##F##_##T##N PARAMS __asm__("cpucl.vmath." #F ".v" #N S)                \
+        __attribute__((const));                                                               \
+    OVL T##N F PARAMS { return cpucl_vmath_##F##_##T##N ARGS; }
+#define VMATH(T, S, F, ARGS, PARAMS)                                                          \
+    VMATH_ONE(T, S, F, 2, ARGS, PARAMS(T##2))                                                 \
+    VMATH_ONE(T, S, F, 3, ARGS, PARAMS(T##3))                                                 \
+    VMATH_ONE(T, S, F, 4, ARGS, PARAMS(T##4))                                                 \
+    VMATH_ONE(T, S, F, 8, ARGS, PARAMS(T##8))                                                 \
+    VMATH_ONE(T, S, F, 16, ARGS, PARAMS(T##16))
+#define ONE_PARAM(V) (V x)
+#define TWO_PARAMS(V) (V x, V y)
+#define VMATH1(T, S, F) VMATH(T, S, F, (x), ONE_PARAM)
+#define VMATH2(T, S, F) VMATH(T, S, F, (x, y), TWO_PARAMS)
+
 #define LIBM1(F)                                                                              \
     OVL float F(float x) { return __builtin_##F##f(x); }                                      \
     OVL double F(double x) { return __builtin_##F(x); }                                       \
-    SPLIT1(float, F, float)                                                                   \
-    SPLIT1(double, F, double)
+    VMATH1(float, "f32", F)                                                                   \
+    VMATH1(double, "f64", F)
 #define LIBM2(F)                                                                              \
     OVL float F(float x, float y) { return __builtin_##F##f(x, y); }                          \
     OVL double F(double x, double y) { return __builtin_##F(x, y); }                          \
-    SPLIT2(float, F, float, float)                                                            \
-    SPLIT2(double, F, double, double)
+    VMATH2(float, "f32", F)                                                                   \
+    VMATH2(double, "f64", F)
 
 LIBM1(acosh)
 LIBM1(asinh)
@@ -135,7 +155,7 @@ LIBM2_DOUBLE(remainder)
  * there but infinite from about 1e307. */
 OVL float log1p(float x) { return __builtin_log1pf(x); }
 OVL double log1p(double x) { return x > 0x1p60 ? log(x) : __builtin_log1p(x); }
-SPLIT1(float, log1p, float)
+VMATH1(float, "f32", log1p)
 SPLIT1(double, log1p, double)
 
 /* fmod, remainder and remquo of float: exact, as OpenCL C 7.4 requires,
@@ -451,6 +471,7 @@ SPLIT2(double, powr, double, double)
  * within 0.5 ulp plus a few 2^-100. Scaled by 2^(+-900) (the root by
  * 2^(+-300)) where y^3 could overflow or its error terms underflow. */
 OVL float cbrt(float x) { return __builtin_cbrtf(x); }
+VMATH1(float, "f32", cbrt)
 OVL double cbrt(double x)
 {
     double y = __builtin_cbrt(x);
@@ -466,7 +487,6 @@ OVL double cbrt(double x)
     double residual = ((xs - y3) - e3) - e2 * ys;
     return (ys + residual / (3.0 * y2)) * back;
 }
-SPLIT1(float, cbrt, float)
 SPLIT1(double, cbrt, double)
 
 /* rootn for float in double: 1/n has a relative error of 2^-53, which

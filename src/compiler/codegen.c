@@ -95,7 +95,7 @@ cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_
         const char *name = LLVMGetValueName2(fn, &length);
         if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
             !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
-            cc_vecmath_symbol(name) || cc_is_launch_hook(name))
+            cc_vecmath_symbol(name) || cc_is_vmath_call(name) || cc_is_launch_hook(name))
             continue;
         const char *plain = name;
         size_t plain_length = length;
@@ -245,6 +245,7 @@ static cl_int compile(struct cc_program *program, unsigned index,
     if (facts && (err = fold_launch(program, index, module, machine, facts, log)))
         goto out;
     cc_dump(module, facts ? "a launch's copy, before O3" : "a part, before O3", false);
+    cc_lower_vector_math(module, !program->opt_disable);
     if (!program->opt_disable)
         cc_add_vector_math(module);
     LLVMErrorRef error = cc_optimize(module, machine, !program->opt_disable);

@@ -108,6 +108,12 @@ bool cc_is_enqueue_symbol(const char *name);
 /* vecmath.c: vector variants (VFABI, glibc's libmvec) of the math calls of
  * the work-group functions, for the loop vectorizer; run before O3. */
 void cc_add_vector_math(LLVMModuleRef module);
+/* vector overloads of C library functions call CC_VMATH_PREFIX<stem>.v4f32
+ * and the like (math.cl); cc_lower_vector_math replaces them (and LLVM's
+ * vector math intrinsics) by calls of the variants, before O3 */
+#define CC_VMATH_PREFIX "cpucl.vmath."
+void cc_lower_vector_math(LLVMModuleRef module, bool use_variants);
+bool cc_is_vmath_call(const char *name);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 /* After O3: callers of 512-bit variants get the attribute that makes the
  * x86 back end pass those vectors in zmm registers, as the variants expect. */

@@ -149,6 +149,11 @@ static void find_variants(void)
     /* the libraries stay loaded: the JIT binds the same functions */
 }
 
+bool cc_is_vmath_call(const char *name)
+{
+    return !strncmp(name, CC_VMATH_PREFIX, sizeof CC_VMATH_PREFIX - 1);
+}
+
 bool cc_vecmath_symbol(const char *name)
 {
     return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6);
@@ -232,6 +237,218 @@ static void keep(LLVMModuleRef module, const struct cc_values *kept)
     LLVMSetInitializer(used, array);
     LLVMSetLinkage(used, LLVMAppendingLinkage);
     LLVMSetSection(used, "llvm.metadata");
+}
+
+/* --- calls on vector types ---
+ *
+ * The loop vectorizer leaves loops of vector-typed code (float4 ...)
+ * alone, so their math calls need variants of their own: the vector
+ * overloads of math.cl call LLVM's vector intrinsics (llvm.sin.v4f32) or,
+ * for functions only the C library has, CC_VMATH_PREFIX<stem>.v4f32
+ * (cpucl.vmath.erf.v4f32). Each such call becomes calls of the variants
+ * of the same function and type: the widest variant no wider than the
+ * vector, chunk by chunk, or, for a vector narrower than every variant
+ * (float2, float3 on AVX2), one call with the vector padded. Without a
+ * variant (or under -cl-opt-disable), an intrinsic stays as it is (the
+ * back end calls the C library per lane) and a cpucl.vmath call becomes
+ * calls of the C library's function per lane. */
+/* A vector-typed math call: the function, its type and lanes, and whether
+ * it is a cpucl.vmath one; -1 if it is none. */
+static int match_vector(const char *callee, bool *is_double, unsigned *lanes, bool *vmath)
+{
+    for (int f = 0; f < NUM_FUNCTIONS; f++) {
+        const struct function *fn = &functions[f];
+        char prefix[48];
+        for (int v = 0; v < 2; v++) {
+            if (v)
+                snprintf(prefix, sizeof prefix, "%s%s.v", CC_VMATH_PREFIX, fn->stem);
+            else if (fn->intrinsic)
+                snprintf(prefix, sizeof prefix, "%s.v", fn->intrinsic);
+            else
+                continue;
+            size_t n = strlen(prefix);
+            if (strncmp(callee, prefix, n))
+                continue;
+            char *end;
+            unsigned long count = strtoul(callee + n, &end, 10);
+            if (count < 2 || count > 16 || (strcmp(end, "f32") && strcmp(end, "f64")))
+                continue;
+            *is_double = !strcmp(end, "f64");
+            *lanes = (unsigned)count;
+            *vmath = v;
+            return f;
+        }
+    }
+    return -1;
+}
+
+/* shufflevector of a and b (b NULL: poison) taking lane picks[i] for each
+ * of the `count` result lanes; a pick < 0 is poison */
+static LLVMValueRef shuffle(LLVMBuilderRef builder, LLVMValueRef a, LLVMValueRef b,
+                            const int *picks, unsigned count)
+{
+    LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(a));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    LLVMValueRef mask[32];
+    for (unsigned i = 0; i < count; i++)
+        mask[i] = picks[i] < 0 ? LLVMGetPoison(i32) : LLVMConstInt(i32, (unsigned)picks[i], false);
+    if (!b)
+        b = LLVMGetPoison(LLVMTypeOf(a));
+    return LLVMBuildShuffleVector(builder, a, b, LLVMConstVector(mask, count), "");
+}
+
+/* Lanes [offset, offset + width) of an n-lane vector, past n poison. */
+static LLVMValueRef chunk(LLVMBuilderRef builder, LLVMValueRef v, unsigned n, unsigned offset,
+                          unsigned width)
+{
+    int picks[32];
+    for (unsigned i = 0; i < width; i++)
+        picks[i] = offset + i < n ? (int)(offset + i) : -1;
+    return shuffle(builder, v, NULL, picks, width);
+}
+
+/* The call through variants: pieces of `width` lanes, put back together. */
+static LLVMValueRef call_in_pieces(LLVMBuilderRef builder, LLVMValueRef variant,
+                                   LLVMTypeRef variant_type, LLVMValueRef *args, int arity,
+                                   unsigned n, unsigned width)
+{
+    LLVMValueRef whole = NULL;
+    for (unsigned offset = 0; offset < n; offset += width) {
+        LLVMValueRef pieces[2];
+        for (int a = 0; a < arity; a++)
+            pieces[a] = chunk(builder, args[a], n, offset, width);
+        LLVMValueRef result =
+            LLVMBuildCall2(builder, variant_type, variant, pieces, (unsigned)arity, "");
+        /* the piece as n lanes (lanes past it poison), then merged in */
+        int picks[32];
+        for (unsigned i = 0; i < n; i++)
+            picks[i] = i >= offset && i - offset < width ? (int)(i - offset) : -1;
+        LLVMValueRef spread = shuffle(builder, result, NULL, picks, n);
+        if (!whole) {
+            whole = spread;
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++)
+            picks[i] = i >= offset && i - offset < width ? (int)(n + i) : (int)i;
+        whole = shuffle(builder, whole, spread, picks, n);
+    }
+    return whole;
+}
+
+/* The C library's function per lane: erff(x[0]), erff(x[1]), ... */
+static LLVMValueRef call_per_lane(LLVMModuleRef module, LLVMBuilderRef builder, int f,
+                                  bool is_double, LLVMValueRef *args, unsigned n)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef element =
+        is_double ? LLVMDoubleTypeInContext(context) : LLVMFloatTypeInContext(context);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(context);
+    int arity = functions[f].arity;
+    LLVMTypeRef params[2] = {element, element};
+    LLVMTypeRef type = LLVMFunctionType(element, params, (unsigned)arity, false);
+    char name[48];
+    snprintf(name, sizeof name, "%s%s", functions[f].stem, is_double ? "" : "f");
+    LLVMValueRef fn = LLVMGetNamedFunction(module, name);
+    if (!fn)
+        fn = LLVMAddFunction(module, name, type);
+    LLVMValueRef whole = LLVMGetPoison(LLVMVectorType(element, n));
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef index = LLVMConstInt(i32, i, false), lane[2];
+        for (int a = 0; a < arity; a++)
+            lane[a] = LLVMBuildExtractElement(builder, args[a], index, "");
+        LLVMValueRef r = LLVMBuildCall2(builder, type, fn, lane, (unsigned)arity, "");
+        whole = LLVMBuildInsertElement(builder, whole, r, index, "");
+    }
+    return whole;
+}
+
+static unsigned lanes_of(int isa, bool is_double)
+{
+    return isas[isa].float_lanes / (is_double ? 2 : 1);
+}
+
+/* Rewrites one vector-typed call; false if it stays. */
+static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bool is_double,
+                              unsigned n, bool vmath, bool use_variants)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMTypeRef element =
+        is_double ? LLVMDoubleTypeInContext(context) : LLVMFloatTypeInContext(context);
+    int arity = functions[f].arity, fit = -1, narrowest = -1;
+    if ((unsigned)LLVMGetNumArgOperands(call) != (unsigned)arity)
+        return false;
+    /* the widest variant no wider than n, else the narrowest one */
+    for (int i = 0; use_variants && i < NUM_ISAS; i++) {
+        if (!*variant[f][i][is_double])
+            continue;
+        unsigned lanes = lanes_of(i, is_double);
+        if (lanes <= n && (fit < 0 || lanes > lanes_of(fit, is_double)))
+            fit = i;
+        if (narrowest < 0 || lanes < lanes_of(narrowest, is_double))
+            narrowest = i;
+    }
+    int best = fit >= 0 ? fit : narrowest;
+    if (best < 0 && !vmath)
+        return false;
+    for (int a = 0; a < arity; a++) {
+        LLVMTypeRef type = LLVMTypeOf(LLVMGetOperand(call, (unsigned)a));
+        if (type != LLVMTypeOf(call) && LLVMGetTypeKind(type) != LLVMPointerTypeKind)
+            return false;
+    }
+    LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
+    LLVMPositionBuilderBefore(builder, call);
+    /* Clang passes a vector wider than the ABI's registers (float16 below
+     * AVX-512, float8 below AVX) as a pointer to a copy (byval) */
+    LLVMTypeRef vector = LLVMTypeOf(call);
+    LLVMValueRef args[2];
+    for (int a = 0; a < arity; a++) {
+        args[a] = LLVMGetOperand(call, (unsigned)a);
+        if (LLVMGetTypeKind(LLVMTypeOf(args[a])) == LLVMPointerTypeKind)
+            args[a] = LLVMBuildLoad2(builder, vector, args[a], "");
+    }
+    LLVMValueRef result;
+    if (best < 0) {
+        result = call_per_lane(module, builder, f, is_double, args, n);
+    } else {
+        unsigned width = lanes_of(best, is_double);
+        LLVMTypeRef piece = LLVMVectorType(element, width);
+        LLVMTypeRef params[2] = {piece, piece};
+        LLVMTypeRef type = LLVMFunctionType(piece, params, (unsigned)arity, false);
+        const char *name = variant[f][best][is_double];
+        LLVMValueRef fn = LLVMGetNamedFunction(module, name);
+        if (!fn)
+            fn = LLVMAddFunction(module, name, type);
+        result = call_in_pieces(builder, fn, type, args, arity, n, width);
+    }
+    LLVMDisposeBuilder(builder);
+    LLVMReplaceAllUsesWith(call, result);
+    LLVMInstructionEraseFromParent(call);
+    return true;
+}
+
+void cc_lower_vector_math(LLVMModuleRef module, bool use_variants)
+{
+    pthread_once(&once, find_variants);
+    struct cc_values calls = {0};
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+                 inst = LLVMGetNextInstruction(inst)) {
+                LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+                if (callee && LLVMIsAFunction(callee) &&
+                    LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVectorTypeKind)
+                    cc_values_add(&calls, inst);
+            }
+    for (size_t i = 0; i < calls.count; i++) {
+        LLVMValueRef call = calls.items[i];
+        bool is_double, vmath;
+        unsigned lanes;
+        int f =
+            match_vector(LLVMGetValueName(LLVMGetCalledValue(call)), &is_double, &lanes, &vmath);
+        if (f >= 0)
+            lower_vector_call(module, call, f, is_double, lanes, vmath, use_variants);
+    }
+    free(calls.items);
 }
 
 void cc_add_vector_math(LLVMModuleRef module)

@@ -42,6 +42,11 @@ static const struct function {
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0], N = 1 << 16 };
 
+/* vector widths also checked: 3 is padded to the narrowest variant, 16
+ * split among the widest (src/compiler/vecmath.c) */
+static const int widths[] = {3, 16};
+enum { NUM_WIDTHS = sizeof widths / sizeof widths[0] };
+
 /* |got - want| in ulps of want's exponent for a type of `digits` bits of
  * mantissa and smallest normal exponent `min_exp` (frexp's). Results that
  * the reference puts outside the finite normal range are not judged: the
@@ -62,7 +67,7 @@ static double ulps(long double got, long double want, int digits)
 
 static char *kernel_source(void)
 {
-    static char text[16384];
+    static char text[65536];
     size_t used = snprintf(text, sizeof text, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     for (int f = 0; f < NUM_FUNCTIONS; f++)
         for (int d = 0; d < 2; d++) {
@@ -73,6 +78,17 @@ static char *kernel_source(void)
                          "global %s *out)\n{ size_t i = get_global_id(0); out[i] = %s(a[i]%s); }\n",
                          t, functions[f].name, t, t, t, functions[f].name,
                          functions[f].arity == 2 ? ", b[i]" : "");
+            for (int w = 0; w < NUM_WIDTHS; w++) {
+                char second[32] = "";
+                if (functions[f].arity == 2)
+                    snprintf(second, sizeof second, ", vload%d(i, b)", widths[w]);
+                used += snprintf(
+                    text + used, sizeof text - used,
+                    "kernel void %s%d_%s(global const %s *a, global const %s *b, global %s *out)\n"
+                    "{ size_t i = get_global_id(0); vstore%d(%s(vload%d(i, a)%s), i, out); }\n",
+                    t, widths[w], functions[f].name, t, t, t, widths[w], functions[f].name,
+                    widths[w], second);
+            }
         }
     used += snprintf(text + used, sizeof text - used,
                      "kernel void rootn_double(global const double *a, global const int *n, "
@@ -206,20 +222,25 @@ static void fill_double(double *a, double *b)
 }
 
 static void check(struct harness *h, cl_program program, const struct function *fn, bool is_double,
-                  cl_mem a, cl_mem b, cl_mem out, const void *ha, const void *hb, void *hout)
+                  int width, cl_mem a, cl_mem b, cl_mem out, const void *ha, const void *hb,
+                  void *hout)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s_%s", is_double ? "double" : "float", fn->name);
+    char name[64], digits[12] = "";
+    if (width > 1)
+        snprintf(digits, sizeof digits, "%d", width);
+    snprintf(name, sizeof name, "%s%s_%s", is_double ? "double" : "float", digits, fn->name);
     cl_kernel k = harness_kernel(program, name);
     if (!k)
         return;
-    size_t size = is_double ? sizeof(double) : sizeof(float), global = N, local = 64;
+    /* width 3: N / 3 items cover all but the last element, which is not judged */
+    size_t size = is_double ? sizeof(double) : sizeof(float), global = N / width;
+    int count = (int)global * width;
     harness_args(k, 3, sizeof a, &a, sizeof b, &b, sizeof out, &out);
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, N * size, hout, 0, NULL, NULL));
     double worst = 0;
     int at = 0;
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < count; i++) {
         long double x = is_double ? ((const double *)ha)[i] : ((const float *)ha)[i];
         long double y = is_double ? ((const double *)hb)[i] : ((const float *)hb)[i];
         long double got = is_double ? ((double *)hout)[i] : ((float *)hout)[i];
@@ -535,10 +556,23 @@ int main(void)
     b[1] = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * sizeof *db, db);
     out[1] = harness_buffer(&h, CL_MEM_WRITE_ONLY, N * sizeof *dout, NULL);
     for (int f = 0; f < NUM_FUNCTIONS; f++) {
-        check(&h, program, &functions[f], false, a[0], b[0], out[0], fa, fb, fo);
-        check(&h, program, &functions[f], true, a[1], b[1], out[1], da, db, dout);
+        for (int w = -1; w < NUM_WIDTHS; w++) {
+            int width = w < 0 ? 1 : widths[w];
+            check(&h, program, &functions[f], false, width, a[0], b[0], out[0], fa, fb, fo);
+            check(&h, program, &functions[f], true, width, a[1], b[1], out[1], da, db, dout);
+        }
     }
     check_rootn(&h, program);
+    /* without optimisation the vector overloads of the C library's functions
+     * call it per lane (src/compiler/vecmath.c) */
+    cl_program plain = harness_build(&h, kernel_source(), "-cl-opt-disable");
+    REQUIRE(plain);
+    for (int f = 0; f < NUM_FUNCTIONS; f++)
+        for (int w = 0; w < NUM_WIDTHS; w++) {
+            check(&h, plain, &functions[f], false, widths[w], a[0], b[0], out[0], fa, fb, fo);
+            check(&h, plain, &functions[f], true, widths[w], a[1], b[1], out[1], da, db, dout);
+        }
+    clReleaseProgram(plain);
     check_exact(&h, fa, fb, da, db);
     check_division(&h, fa, fb, da, db);
     check_ldexp(&h, fa, da);
