@@ -223,8 +223,11 @@ SPLIT2(float, fmod, float, float)
 SPLIT2(float, remainder, float, float)
 
 
-/* lgamma through the reentrant call: lgamma itself writes the C library's
- * global signgam, a data race between work-groups. */
+/* lgamma_r through the reentrant call; lgamma through the C library's
+ * names, which the JIT binds to the reentrant versions (the C library's
+ * lgamma writes the global signgam, a data race between work-items), so
+ * that the call has no pointer and a work-item loop around it vectorizes
+ * (src/compiler/lanes.c). */
 OVL float lgamma_r(float x, __generic int *signp)
 {
     int sign;
@@ -239,16 +242,8 @@ OVL double lgamma_r(double x, __generic int *signp)
     *signp = sign;
     return r;
 }
-OVL float lgamma(float x)
-{
-    int sign;
-    return lgammaf_r(x, &sign);
-}
-OVL double lgamma(double x)
-{
-    int sign;
-    return cpucl_lgamma_r(x, &sign);
-}
+OVL float lgamma(float x) { return __builtin_lgammaf(x); }
+OVL double lgamma(double x) { return __builtin_lgamma(x); }
 SPLIT1(float, lgamma, float)
 SPLIT1(double, lgamma, double)
 

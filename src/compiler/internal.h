@@ -115,6 +115,11 @@ void cc_add_vector_math(LLVMModuleRef module);
 void cc_lower_vector_math(LLVMModuleRef module, bool use_variants);
 bool cc_is_vmath_call(const char *name);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
+
+/* lanes.c: per-lane vector variants (and a race-free lgamma) for the
+ * functions without an accurate vector variant; the JIT binds them */
+const struct cc_runtime_symbol *cc_lanes_symbols(unsigned *count);
+bool cc_is_lanes_symbol(const char *name);
 /* After O3: callers of 512-bit variants get the attribute that makes the
  * x86 back end pass those vectors in zmm registers, as the variants expect. */
 void cc_fix_wide_vector_calls(LLVMModuleRef module);

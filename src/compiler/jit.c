@@ -98,19 +98,24 @@ static LLVMOrcCSymbolMapPair runtime_symbol(const char *name, void *address)
     return pair;
 }
 
-/* printf's forwarder and device-side enqueue's functions (enqueue.c). */
+/* printf's forwarder, device-side enqueue's functions (enqueue.c) and the
+ * per-lane math variants with the race-free lgamma (lanes.c). */
 static LLVMErrorRef define_runtime_symbols(void)
 {
-    unsigned count;
+    unsigned count, lanes_count;
     const struct cc_runtime_symbol *enqueue = cc_enqueue_symbols(&count);
-    LLVMOrcCSymbolMapPair pairs[32];
-    if (count + 1 > sizeof pairs / sizeof pairs[0])
-        abort(); /* a table larger than this array is a bug here */
-    pairs[0] = runtime_symbol(CC_PRINTF_SYMBOL, (void *)forward_printf);
+    const struct cc_runtime_symbol *lanes = cc_lanes_symbols(&lanes_count);
+    LLVMOrcCSymbolMapPair pairs[64];
+    if (1 + count + lanes_count > sizeof pairs / sizeof pairs[0])
+        abort(); /* tables larger than this array are a bug here */
+    unsigned n = 0;
+    pairs[n++] = runtime_symbol(CC_PRINTF_SYMBOL, (void *)forward_printf);
     for (unsigned i = 0; i < count; i++)
-        pairs[1 + i] = runtime_symbol(enqueue[i].name, enqueue[i].address);
+        pairs[n++] = runtime_symbol(enqueue[i].name, enqueue[i].address);
+    for (unsigned i = 0; i < lanes_count; i++)
+        pairs[n++] = runtime_symbol(lanes[i].name, lanes[i].address);
     return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
-                                 LLVMOrcAbsoluteSymbols(pairs, count + 1));
+                                 LLVMOrcAbsoluteSymbols(pairs, n));
 }
 
 static int process_symbol_filter(void *context, LLVMOrcSymbolStringPoolEntryRef symbol)

@@ -33,7 +33,9 @@
  * (double), exp10 0.78 (float), expm1 2.35/1.96, log 0.78 (float), log10
  * 1.91 (float). A variant is offered only when this process's
  * library has it, so an older glibc or no SLEEF means fewer vectorized
- * calls, never an unresolved symbol.
+ * calls, never an unresolved symbol. Where neither library has an accurate
+ * variant (double remainder and tgamma, lgamma), lanes.c's call the C
+ * library per lane: the loop around the call still vectorizes.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -70,33 +72,37 @@ static const struct function {
     int arity;
     const char *float_isas, *double_isas;
     const char *sleef; /* the types (f, d) SLEEF's variant may serve */
+    const char *lanes; /* the types lanes.c's per-lane variants serve, failing both */
 } functions[] = {
-    {"sin", "llvm.sin", 1, "bde", "bde", ""},
-    {"cos", "llvm.cos", 1, "bde", "bde", ""},
-    {"tan", "llvm.tan", 1, "bde", "bde", ""},
-    {"asin", "llvm.asin", 1, "bde", "bde", ""},
-    {"acos", "llvm.acos", 1, "bde", "bde", ""},
-    {"atan", "llvm.atan", 1, "bde", "bde", ""},
-    {"sinh", "llvm.sinh", 1, "bde", "bde", ""},
-    {"cosh", "llvm.cosh", 1, "bde", "bde", ""},
-    {"tanh", "llvm.tanh", 1, "bde", "bde", ""},
-    {"asinh", NULL, 1, "bde", "bde", ""},
-    {"acosh", NULL, 1, "bde", "bde", ""},
-    {"atanh", NULL, 1, "bde", "bde", ""},
-    {"exp", "llvm.exp", 1, "de", "", "fd"},
-    {"exp2", "llvm.exp2", 1, "bde", "bde", ""},
-    {"exp10", "llvm.exp10", 1, "bd", "bde", "fd"},
-    {"expm1", NULL, 1, "bde", "e", "fd"},
-    {"log", "llvm.log", 1, "", "bde", "fd"},
-    {"log2", "llvm.log2", 1, "bde", "bde", ""},
-    {"log10", "llvm.log10", 1, "b", "bde", "fd"},
-    {"erf", NULL, 1, "bde", "bde", ""},
-    {"erfc", NULL, 1, "bde", "bde", ""},
-    {"pow", "llvm.pow", 2, "bde", "bde", ""},
-    {"atan2", NULL, 2, "bde", "bde", ""},
-    {"hypot", NULL, 2, "bde", "bde", ""},
-    {"log1p", NULL, 1, "d", "", "d"},
-    {"cbrt", NULL, 1, "", "", "fd"},
+    {"sin", "llvm.sin", 1, "bde", "bde", "", ""},
+    {"cos", "llvm.cos", 1, "bde", "bde", "", ""},
+    {"tan", "llvm.tan", 1, "bde", "bde", "", ""},
+    {"asin", "llvm.asin", 1, "bde", "bde", "", ""},
+    {"acos", "llvm.acos", 1, "bde", "bde", "", ""},
+    {"atan", "llvm.atan", 1, "bde", "bde", "", ""},
+    {"sinh", "llvm.sinh", 1, "bde", "bde", "", ""},
+    {"cosh", "llvm.cosh", 1, "bde", "bde", "", ""},
+    {"tanh", "llvm.tanh", 1, "bde", "bde", "", ""},
+    {"asinh", NULL, 1, "bde", "bde", "", ""},
+    {"acosh", NULL, 1, "bde", "bde", "", ""},
+    {"atanh", NULL, 1, "bde", "bde", "", ""},
+    {"exp", "llvm.exp", 1, "de", "", "fd", ""},
+    {"exp2", "llvm.exp2", 1, "bde", "bde", "", ""},
+    {"exp10", "llvm.exp10", 1, "bd", "bde", "fd", ""},
+    {"expm1", NULL, 1, "bde", "e", "fd", ""},
+    {"log", "llvm.log", 1, "", "bde", "fd", ""},
+    {"log2", "llvm.log2", 1, "bde", "bde", "", ""},
+    {"log10", "llvm.log10", 1, "b", "bde", "fd", ""},
+    {"erf", NULL, 1, "bde", "bde", "", ""},
+    {"erfc", NULL, 1, "bde", "bde", "", ""},
+    {"pow", "llvm.pow", 2, "bde", "bde", "", ""},
+    {"atan2", NULL, 2, "bde", "bde", "", ""},
+    {"hypot", NULL, 2, "bde", "bde", "", ""},
+    {"remainder", NULL, 2, "", "", "", "d"},
+    {"tgamma", NULL, 1, "", "", "", "d"},
+    {"lgamma", NULL, 1, "", "", "", "fd"},
+    {"log1p", NULL, 1, "d", "", "d", ""},
+    {"cbrt", NULL, 1, "", "", "fd", ""},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0] };
 
@@ -141,8 +147,12 @@ static void find_variants(void)
                 if (!(libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))) {
                     snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
                              isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
-                    if (!(strchr(fn->sleef, d ? 'd' : 'f') && sleef && dlsym(sleef, name)))
-                        continue;
+                    if (!(strchr(fn->sleef, d ? 'd' : 'f') && sleef && dlsym(sleef, name))) {
+                        snprintf(name, sizeof name, "cpucl_lanes_%s%c_%s", fn->stem, d ? 'd' : 'f',
+                                 isas[i].sleef);
+                        if (!(strchr(fn->lanes, d ? 'd' : 'f') && cc_is_lanes_symbol(name)))
+                            continue;
+                    }
                 }
                 snprintf(variant[f][i][d], sizeof variant[f][i][d], "%s", name);
             }
@@ -156,7 +166,7 @@ bool cc_is_vmath_call(const char *name)
 
 bool cc_vecmath_symbol(const char *name)
 {
-    return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6);
+    return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6) || cc_is_lanes_symbol(name);
 }
 
 /* Which function and type a call computes: llvm.sin.f32, sinf, sin... */
