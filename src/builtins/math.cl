@@ -14,8 +14,6 @@
  */
 #include "library.h"
 
-double cpucl_lgamma_r(double x, __private int *sign) __asm__("lgamma_r");
-float lgammaf_r(float x, __private int *sign);
 
 /* --- functions LLVM has (vector) intrinsics for --- */
 
@@ -223,27 +221,26 @@ SPLIT2(float, fmod, float, float)
 SPLIT2(float, remainder, float, float)
 
 
-/* lgamma_r through the reentrant call; lgamma through the C library's
- * names, which the JIT binds to the reentrant versions (the C library's
- * lgamma writes the global signgam, a data race between work-items), so
- * that the call has no pointer and a work-item loop around it vectorizes
- * (src/compiler/lanes.c). */
-OVL float lgamma_r(float x, __generic int *signp)
-{
-    int sign;
-    float r = lgammaf_r(x, &sign);
-    *signp = sign;
-    return r;
-}
-OVL double lgamma_r(double x, __generic int *signp)
-{
-    int sign;
-    double r = cpucl_lgamma_r(x, &sign);
-    *signp = sign;
-    return r;
-}
+/* lgamma through the C library's names, which the JIT binds to the
+ * reentrant versions (the C library's lgamma writes the global signgam, a
+ * data race between work-items), so that the call has no pointer and a
+ * work-item loop around it vectorizes (src/compiler/lanes.c). lgamma_r's
+ * sign is computed here, as the C library gives it: -1 for -0 and where
+ * Gamma(x) < 0 (x < 0 not an integer with floor(x) odd), else +1 (also at
+ * the poles, infinities and NaN). */
 OVL float lgamma(float x) { return __builtin_lgammaf(x); }
 OVL double lgamma(double x) { return __builtin_lgamma(x); }
+#define LGAMMA_R(T)                                                                           \
+    OVL T lgamma_r(T x, __generic int *signp)                                                 \
+    {                                                                                         \
+        T n = floor(x);                                                                       \
+        bool odd = n != (T)2 * floor(n * (T)0.5);                                             \
+        bool negative = x == (T)0 ? signbit(x) : x < (T)0 && x != n && odd;                   \
+        *signp = negative ? -1 : 1;                                                           \
+        return lgamma(x);                                                                     \
+    }
+LGAMMA_R(float)
+LGAMMA_R(double)
 SPLIT1(float, lgamma, float)
 SPLIT1(double, lgamma, double)
 

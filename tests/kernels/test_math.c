@@ -539,49 +539,78 @@ static void check_ldexp(struct harness *h, const float *fa, const double *da)
 
 static const char *lgamma_source =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-    "kernel void lgamma_float(global const float *a, global float *out)\n"
-    "{ size_t i = get_global_id(0); out[i] = lgamma(a[i]); }\n"
-    "kernel void lgamma_double(global const double *a, global double *out)\n"
-    "{ size_t i = get_global_id(0); out[i] = lgamma(a[i]); }\n";
+    "kernel void lgamma_float(global const float *a, global float *out, global float *out_r,\n"
+    "                         global int *sign)\n"
+    "{ size_t i = get_global_id(0); out[i] = lgamma(a[i]); out_r[i] = lgamma_r(a[i], sign + i); }\n"
+    "kernel void lgamma_double(global const double *a, global double *out, global double *out_r,\n"
+    "                          global int *sign)\n"
+    "{ size_t i = get_global_id(0); out[i] = lgamma(a[i]); out_r[i] = lgamma_r(a[i], sign + i); "
+    "}\n";
 
-/* lgamma (no vector library's is accurate near its negative zeros): the C
- * library's reentrant result bit for bit, now that a work-item loop
- * around it vectorizes with a call per lane (src/compiler/lanes.c). */
+/* lgamma and lgamma_r (no vector library's lgamma is accurate near its
+ * negative zeros): the C library's reentrant result and sign bit for bit,
+ * now that a work-item loop around them vectorizes with a call per lane
+ * (src/compiler/lanes.c) and the sign computed inline, over the sweeps
+ * and the poles, zeros, infinities and NaN. */
 static void check_lgamma(struct harness *h, const float *fa, const double *da)
 {
+    static const double specials[] = {0.0,  -0.0,  -1.0,    -2.0,      -3.0,      -0.5, -1.5,
+                                      -2.5, 1e-30, -1e-30,  INFINITY,  -INFINITY, NAN,  2.0,
+                                      1.0,  -1e20, -0x1p52, -0x1.8p22, -0x1.4p21};
+    enum { SPECIALS = sizeof specials / sizeof specials[0] };
     cl_program program = harness_build(h, lgamma_source, NULL);
     REQUIRE(program);
+    int *sign = malloc(N * sizeof *sign);
+    REQUIRE(sign);
     for (int is_double = 0; is_double < 2; is_double++) {
         size_t size = is_double ? sizeof(double) : sizeof(float), global = N;
-        char *out = malloc(N * size);
-        REQUIRE(out);
-        const void *x = is_double ? (const void *)da : fa;
-        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, (void *)x);
+        char *x = malloc(N * size), *out = malloc(N * size), *out_r = malloc(N * size);
+        REQUIRE(x && out && out_r);
+        memcpy(x, is_double ? (const void *)da : fa, N * size);
+        for (int i = 0; i < SPECIALS; i++) {
+            if (is_double)
+                ((double *)x)[i] = specials[i];
+            else
+                ((float *)x)[i] = (float)specials[i];
+        }
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
         cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem dout_r = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem dsign = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof *sign, NULL);
         cl_kernel kernel = harness_kernel(program, is_double ? "lgamma_double" : "lgamma_float");
-        CHECK_OK(harness_args(kernel, 2, ARG(dx), ARG(dout)));
+        CHECK_OK(harness_args(kernel, 4, ARG(dx), ARG(dout), ARG(dout_r), ARG(dsign)));
         CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL));
         CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, N * size, out, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dout_r, CL_TRUE, 0, N * size, out_r, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dsign, CL_TRUE, 0, N * sizeof *sign, sign, 0, NULL,
+                                     NULL));
         size_t bad = 0;
         for (int i = 0; i < N; i++) {
-            int sign;
+            int want_sign;
             bool ok;
             if (is_double) {
-                double want = lgamma_r(da[i], &sign), got = ((double *)out)[i];
-                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+                double want = lgamma_r(((double *)x)[i], &want_sign);
+                double got = ((double *)out)[i], got_r = ((double *)out_r)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got)) &&
+                     same_bits(&got_r, &want, size, isnan(want), isnan(got_r));
             } else {
-                float want = lgammaf_r(fa[i], &sign), got = ((float *)out)[i];
-                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+                float want = lgammaf_r(((float *)x)[i], &want_sign);
+                float got = ((float *)out)[i], got_r = ((float *)out_r)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got)) &&
+                     same_bits(&got_r, &want, size, isnan(want), isnan(got_r));
             }
+            ok = ok && sign[i] == want_sign;
             if (!ok && bad++ < 3)
-                fprintf(stderr, "%s lgamma item %d differs from the C library\n",
-                        is_double ? "double" : "float", i);
+                fprintf(stderr, "%s lgamma/lgamma_r item %d differs from the C library (sign %d)\n",
+                        is_double ? "double" : "float", i, sign[i]);
         }
-        CHECK_NONE_WRONG(bad, is_double ? "double lgamma" : "float lgamma");
+        CHECK_NONE_WRONG(bad, is_double ? "double lgamma, lgamma_r" : "float lgamma, lgamma_r");
         clReleaseKernel(kernel);
-        clReleaseMemObject(dx), clReleaseMemObject(dout);
-        free(out);
+        clReleaseMemObject(dx), clReleaseMemObject(dout), clReleaseMemObject(dout_r);
+        clReleaseMemObject(dsign);
+        free(x), free(out), free(out_r);
     }
+    free(sign);
     clReleaseProgram(program);
 }
 
