@@ -82,6 +82,44 @@ static bool guard(LLVMBuilderRef b, LLVMValueRef inst, bool is_signed)
     return true;
 }
 
+/* A division or remainder of integers of at most 32 bits by a divisor that
+ * is not a constant (LLVM turns those into multiplications) becomes one in
+ * floating point: x86 has no vector integer division, so the loop
+ * vectorizer would leave a work-item loop with an integer division scalar,
+ * where a floating-point one vectorizes. It is exact: the quotient's
+ * distance to the next integer is at least 1/|b|, relative 1/|a|, more
+ * than the division's rounding error (2^-53 in double for 32 bits, 2^-24
+ * in float for 16 bits), so truncating it gives the integer quotient; the
+ * remainder is a - q b. Runs after guard(): no zero divisor, no MIN / -1. */
+static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef inst, LLVMOpcode op)
+{
+    LLVMValueRef dividend = LLVMGetOperand(inst, 0), divisor = LLVMGetOperand(inst, 1);
+    LLVMTypeRef type = LLVMTypeOf(inst);
+    bool vector = LLVMGetTypeKind(type) == LLVMVectorTypeKind;
+    unsigned bits = LLVMGetIntTypeWidth(vector ? LLVMGetElementType(type) : type);
+    if (bits > 32)
+        return;
+    LLVMContextRef context = LLVMGetTypeContext(type);
+    LLVMTypeRef real =
+        bits <= 16 ? LLVMFloatTypeInContext(context) : LLVMDoubleTypeInContext(context);
+    if (vector)
+        real = LLVMVectorType(real, LLVMGetVectorSize(type));
+    bool is_signed = op == LLVMSDiv || op == LLVMSRem;
+    LLVMPositionBuilderBefore(b, inst);
+    LLVMValueRef a =
+        is_signed ? LLVMBuildSIToFP(b, dividend, real, "") : LLVMBuildUIToFP(b, dividend, real, "");
+    LLVMValueRef d =
+        is_signed ? LLVMBuildSIToFP(b, divisor, real, "") : LLVMBuildUIToFP(b, divisor, real, "");
+    LLVMValueRef ratio = LLVMBuildFDiv(b, a, d, "");
+    LLVMValueRef q = is_signed ? LLVMBuildFPToSI(b, ratio, type, "div.q")
+                               : LLVMBuildFPToUI(b, ratio, type, "div.q");
+    LLVMValueRef result = op == LLVMSDiv || op == LLVMUDiv
+                              ? q
+                              : LLVMBuildSub(b, dividend, LLVMBuildMul(b, q, divisor, ""), "div.r");
+    LLVMReplaceAllUsesWith(inst, result);
+    LLVMInstructionEraseFromParent(inst);
+}
+
 cl_int cc_guard_division(LLVMModuleRef module)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
@@ -90,15 +128,19 @@ cl_int cc_guard_division(LLVMModuleRef module)
     bool ok = true;
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && ok; fn = LLVMGetNextFunction(fn))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok;
-             bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && ok;
-                 inst = LLVMGetNextInstruction(inst)) {
+             bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef next;
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && ok; inst = next) {
+                next = LLVMGetNextInstruction(inst);
                 LLVMOpcode op = LLVMGetInstructionOpcode(inst);
-                if (op == LLVMSDiv || op == LLVMSRem)
-                    ok = guard(b, inst, true);
-                else if (op == LLVMUDiv || op == LLVMURem)
-                    ok = guard(b, inst, false);
+                if (op != LLVMSDiv && op != LLVMSRem && op != LLVMUDiv && op != LLVMURem)
+                    continue;
+                bool constant = LLVMIsConstant(LLVMGetOperand(inst, 1));
+                ok = guard(b, inst, op == LLVMSDiv || op == LLVMSRem);
+                if (ok && !constant)
+                    divide_in_floating_point(b, inst, op);
             }
+        }
     LLVMDisposeBuilder(b);
     return ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
