@@ -77,7 +77,9 @@ static LLVMValueRef *called_from(LLVMValueRef *roots, size_t num_roots, size_t *
 /* cc_check_undefined: every declaration the code can call must be
  * something the JIT can bind: an intrinsic or a C library function
  * (jit.c). With roots, only what they call counts (before O3, whose dead
- * code removal the check used to follow). */
+ * code removal the check used to follow), and the cpucl.vmath calls of
+ * the vector overloads pass: code generation replaces them
+ * (cc_lower_vector_math); without roots (after it) they are errors. */
 cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_roots,
                           struct cc_log *log)
 {
@@ -95,7 +97,8 @@ cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_
         const char *name = LLVMGetValueName2(fn, &length);
         if ((strncmp(name, "__", 2) && cc_jit_symbol_allowed(name)) ||
             !strcmp(name, CC_PRINTF_SYMBOL) || cc_is_enqueue_symbol(name) ||
-            cc_vecmath_symbol(name) || cc_is_vmath_call(name) || cc_is_launch_hook(name))
+            cc_vecmath_symbol(name) || (roots && cc_is_vmath_call(name)) ||
+            cc_is_launch_hook(name))
             continue;
         const char *plain = name;
         size_t plain_length = length;

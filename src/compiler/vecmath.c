@@ -372,6 +372,23 @@ static LLVMValueRef call_per_lane(LLVMModuleRef module, LLVMBuilderRef builder, 
     return whole;
 }
 
+/* The bits of a double, float or integer (or a vector of them); 0 for
+ * anything else. */
+static unsigned bits_of(LLVMTypeRef type)
+{
+    unsigned lanes = 1;
+    if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
+        lanes = LLVMGetVectorSize(type);
+        type = LLVMGetElementType(type);
+    }
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMDoubleTypeKind: return 64 * lanes;
+    case LLVMFloatTypeKind: return 32 * lanes;
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(type) * lanes;
+    default: return 0;
+    }
+}
+
 static unsigned lanes_of(int isa, bool is_double)
 {
     return isas[isa].float_lanes / (is_double ? 2 : 1);
@@ -400,21 +417,30 @@ static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bo
     int best = fit >= 0 ? fit : narrowest;
     if (best < 0 && !vmath)
         return false;
+    /* Clang passes a vector wider than the ABI's registers (float16 below
+     * AVX-512, float8 below AVX) as a pointer to a copy (byval), and a
+     * float2 as a double: loaded, or bitcast, to the vector */
+    LLVMTypeRef vector = LLVMVectorType(element, n);
+    unsigned vector_bits = n * (is_double ? 64 : 32);
+    LLVMTypeRef returned = LLVMTypeOf(call);
+    if (returned != vector && bits_of(returned) != vector_bits)
+        return false;
     for (int a = 0; a < arity; a++) {
         LLVMTypeRef type = LLVMTypeOf(LLVMGetOperand(call, (unsigned)a));
-        if (type != LLVMTypeOf(call) && LLVMGetTypeKind(type) != LLVMPointerTypeKind)
+        if (type != vector && LLVMGetTypeKind(type) != LLVMPointerTypeKind &&
+            bits_of(type) != vector_bits)
             return false;
     }
     LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
     LLVMPositionBuilderBefore(builder, call);
-    /* Clang passes a vector wider than the ABI's registers (float16 below
-     * AVX-512, float8 below AVX) as a pointer to a copy (byval) */
-    LLVMTypeRef vector = LLVMTypeOf(call);
     LLVMValueRef args[2];
     for (int a = 0; a < arity; a++) {
         args[a] = LLVMGetOperand(call, (unsigned)a);
-        if (LLVMGetTypeKind(LLVMTypeOf(args[a])) == LLVMPointerTypeKind)
+        LLVMTypeRef type = LLVMTypeOf(args[a]);
+        if (LLVMGetTypeKind(type) == LLVMPointerTypeKind)
             args[a] = LLVMBuildLoad2(builder, vector, args[a], "");
+        else if (type != vector)
+            args[a] = LLVMBuildBitCast(builder, args[a], vector, "");
     }
     LLVMValueRef result;
     if (best < 0) {
@@ -430,6 +456,8 @@ static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bo
             fn = LLVMAddFunction(module, name, type);
         result = call_in_pieces(builder, fn, type, args, arity, n, width);
     }
+    if (returned != vector)
+        result = LLVMBuildBitCast(builder, result, returned, "");
     LLVMDisposeBuilder(builder);
     LLVMReplaceAllUsesWith(call, result);
     LLVMInstructionEraseFromParent(call);
@@ -446,7 +474,8 @@ void cc_lower_vector_math(LLVMModuleRef module, bool use_variants)
                  inst = LLVMGetNextInstruction(inst)) {
                 LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
                 if (callee && LLVMIsAFunction(callee) &&
-                    LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVectorTypeKind)
+                    (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVectorTypeKind ||
+                     cc_is_vmath_call(LLVMGetValueName(callee))))
                     cc_values_add(&calls, inst);
             }
     for (size_t i = 0; i < calls.count; i++) {
