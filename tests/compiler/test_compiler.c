@@ -111,37 +111,60 @@ static void set_local(struct args *a, unsigned i, size_t size)
     a->local_bytes = offset + size;
 }
 
+/* A launch's state with the memory a kernel split into regions keeps its
+ * work-items' values in (cc_wg_state.context), as the device's workers
+ * give it: 64-byte aligned, kept until the next call, freed by run(). */
+struct launch {
+    struct cc_wg_state state; /* first: the kernel's state pointer is the launch's */
+    void *memory;
+    size_t size;
+};
+
+static void *region_context(struct cc_wg_state *state, size_t bytes)
+{
+    struct launch *launch = (struct launch *)state;
+    if (bytes > launch->size) {
+        free(launch->memory);
+        launch->size = (bytes + 63) / 64 * 64;
+        launch->memory = aligned_alloc(64, launch->size);
+    }
+    return launch->memory;
+}
+
 /* Runs an NDRange the way src/devices/cpu does: every group, the last
  * ones smaller when the global size is not a multiple (OpenCL 2.0). */
 static char *run(struct args *a, unsigned dims, const size_t *global, const size_t *local,
                  const size_t *offset)
 {
-    struct cc_wg_state state;
-    memset(&state, 0, sizeof state);
+    struct launch launch;
+    memset(&launch, 0, sizeof launch);
+    struct cc_wg_state *state = &launch.state;
     size_t groups[3];
     char *arena = aligned_alloc(128, (a->local_bytes + 127) / 128 * 128 + 128);
     for (unsigned d = 0; d < 3; d++) {
         size_t g = d < dims ? global[d] : 1, l = d < dims ? local[d] : 1;
-        state.enqueued_local_size[d] = l;
-        state.global_size[d] = g;
-        state.global_offset[d] = d < dims && offset ? offset[d] : 0;
+        state->enqueued_local_size[d] = l;
+        state->global_size[d] = g;
+        state->global_offset[d] = d < dims && offset ? offset[d] : 0;
         groups[d] = (g + l - 1) / l;
-        state.num_groups[d] = groups[d];
+        state->num_groups[d] = groups[d];
     }
-    state.work_dim = dims;
-    state.local_mem = arena;
+    state->work_dim = dims;
+    state->local_mem = arena;
+    state->context = region_context;
     for (size_t z = 0; z < groups[2]; z++)
         for (size_t y = 0; y < groups[1]; y++)
             for (size_t x = 0; x < groups[0]; x++) {
                 size_t id[3] = {x, y, z};
                 for (int d = 0; d < 3; d++) {
-                    state.group_id[d] = id[d];
-                    size_t rest = state.global_size[d] - id[d] * state.enqueued_local_size[d];
-                    state.local_size[d] =
-                        rest < state.enqueued_local_size[d] ? rest : state.enqueued_local_size[d];
+                    state->group_id[d] = id[d];
+                    size_t rest = state->global_size[d] - id[d] * state->enqueued_local_size[d];
+                    state->local_size[d] =
+                        rest < state->enqueued_local_size[d] ? rest : state->enqueued_local_size[d];
                 }
-                a->kernel->wg(a->block, &state);
+                a->kernel->wg(a->block, state);
             }
+    free(launch.memory);
     return arena;
 }
 
