@@ -202,7 +202,8 @@ static LLVMValueRef declare(LLVMModuleRef module, const char *name, LLVMTypeRef 
     LLVMTypeRef vector = LLVMVectorType(element, lanes);
     LLVMTypeRef params[2] = {vector, vector};
     fn = LLVMAddFunction(module, name, LLVMFunctionType(vector, params, (unsigned)arity, false));
-    cc_values_add(kept, fn); /* out of memory: only not kept until the vectorizer */
+    if (kept) /* out of memory: only not kept until the vectorizer */
+        cc_values_add(kept, fn);
     return fn;
 }
 
@@ -447,14 +448,9 @@ static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bo
         result = call_per_lane(module, builder, f, is_double, args, n);
     } else {
         unsigned width = lanes_of(best, is_double);
-        LLVMTypeRef piece = LLVMVectorType(element, width);
-        LLVMTypeRef params[2] = {piece, piece};
-        LLVMTypeRef type = LLVMFunctionType(piece, params, (unsigned)arity, false);
-        const char *name = variant[f][best][is_double];
-        LLVMValueRef fn = LLVMGetNamedFunction(module, name);
-        if (!fn)
-            fn = LLVMAddFunction(module, name, type);
-        result = call_in_pieces(builder, fn, type, args, arity, n, width);
+        /* called directly: no need to keep the declaration */
+        LLVMValueRef fn = declare(module, variant[f][best][is_double], element, width, arity, NULL);
+        result = call_in_pieces(builder, fn, LLVMGlobalGetValueType(fn), args, arity, n, width);
     }
     if (returned != vector)
         result = LLVMBuildBitCast(builder, result, returned, "");
