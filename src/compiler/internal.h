@@ -120,6 +120,9 @@ bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
  * functions without an accurate vector variant; the JIT binds them */
 const struct cc_runtime_symbol *cc_lanes_symbols(unsigned *count);
 bool cc_is_lanes_symbol(const char *name);
+/* half.c: a fast __truncdfhf2 (double -> half), bound by the JIT in place
+ * of libgcc's */
+const struct cc_runtime_symbol *cc_half_symbols(unsigned *count);
 /* After O3: callers of 512-bit variants get the attribute that makes the
  * x86 back end pass those vectors in zmm registers, as the variants expect. */
 void cc_fix_wide_vector_calls(LLVMModuleRef module);

@@ -102,11 +102,12 @@ static LLVMOrcCSymbolMapPair runtime_symbol(const char *name, void *address)
  * per-lane math variants with the race-free lgamma (lanes.c). */
 static LLVMErrorRef define_runtime_symbols(void)
 {
-    unsigned count, lanes_count;
+    unsigned count, lanes_count, half_count;
     const struct cc_runtime_symbol *enqueue = cc_enqueue_symbols(&count);
     const struct cc_runtime_symbol *lanes = cc_lanes_symbols(&lanes_count);
+    const struct cc_runtime_symbol *half = cc_half_symbols(&half_count);
     LLVMOrcCSymbolMapPair pairs[64];
-    if (1 + count + lanes_count > sizeof pairs / sizeof pairs[0])
+    if (1 + count + lanes_count + half_count > sizeof pairs / sizeof pairs[0])
         abort(); /* tables larger than this array are a bug here */
     unsigned n = 0;
     pairs[n++] = runtime_symbol(CC_PRINTF_SYMBOL, (void *)forward_printf);
@@ -114,6 +115,8 @@ static LLVMErrorRef define_runtime_symbols(void)
         pairs[n++] = runtime_symbol(enqueue[i].name, enqueue[i].address);
     for (unsigned i = 0; i < lanes_count; i++)
         pairs[n++] = runtime_symbol(lanes[i].name, lanes[i].address);
+    for (unsigned i = 0; i < half_count; i++)
+        pairs[n++] = runtime_symbol(half[i].name, half[i].address);
     return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
                                  LLVMOrcAbsoluteSymbols(pairs, n));
 }
@@ -225,7 +228,8 @@ static void initialize(void)
      * depends on are not in the process's global scope unless the
      * application links them too: search them by name. libm: the C math
      * functions; libmvec and SLEEF: the vector variants vecmath.c offers;
-     * libgcc: half conversions (__extendhfsf2, __truncdfhf2, ...). */
+     * libgcc: half conversions (__extendhfsf2, ...; __truncdfhf2 is
+     * half.c's, bound by define_runtime_symbols). */
     static const char *const libraries[] = {"libm.so.6", "libmvec.so.1", "libsleef.so.3",
                                             "libgcc_s.so.1"};
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++) {
