@@ -255,6 +255,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     hash_variable(s, "CPUCL_SPECIALIZE");
     hash_variable(s, "CPUCL_STREAMING");
     hash_variable(s, "CPUCL_NARROW");
+    hash_variable(s, "CPUCL_SCALARIZE");
     hash_string(s, kind);
     hash_string(s, options);
 }

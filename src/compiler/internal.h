@@ -113,6 +113,9 @@ void cc_add_vector_math(LLVMModuleRef module);
  * vector math intrinsics) by calls of the variants, before O3 */
 #define CC_VMATH_PREFIX "cpucl.vmath."
 void cc_lower_vector_math(LLVMModuleRef module, bool use_variants);
+/* the same for one function; without variants a cpucl.vmath call becomes
+ * one C library call per lane (LLVM's intrinsics stay, for the Scalarizer) */
+void cc_lower_vector_math_in(LLVMValueRef fn, bool use_variants);
 bool cc_is_vmath_call(const char *name);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 

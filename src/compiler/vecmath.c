@@ -360,8 +360,17 @@ static LLVMValueRef call_per_lane(LLVMModuleRef module, LLVMBuilderRef builder, 
     char name[48];
     snprintf(name, sizeof name, "%s%s", functions[f].stem, is_double ? "" : "f");
     LLVMValueRef fn = LLVMGetNamedFunction(module, name);
-    if (!fn)
+    if (!fn) {
+        /* as Clang declares a math built-in without errno (OpenCL C has
+         * none): no memory touched, so the loop vectorizer can take it */
         fn = LLVMAddFunction(module, name, type);
+        static const char *const kinds[] = {"nounwind", "willreturn", "nofree", "nosync", "memory"};
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(kinds[k], strlen(kinds[k]));
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(context, kind, 0)); /* memory(none) */
+        }
+    }
     LLVMValueRef whole = LLVMGetPoison(LLVMVectorType(element, n));
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef index = LLVMConstInt(i32, i, false), lane[2];
@@ -460,20 +469,20 @@ static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bo
     return true;
 }
 
-void cc_lower_vector_math(LLVMModuleRef module, bool use_variants)
+void cc_lower_vector_math_in(LLVMValueRef fn, bool use_variants)
 {
     pthread_once(&once, find_variants);
+    LLVMModuleRef module = LLVMGetGlobalParent(fn);
     struct cc_values calls = {0};
-    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
-                 inst = LLVMGetNextInstruction(inst)) {
-                LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
-                if (callee && LLVMIsAFunction(callee) &&
-                    (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVectorTypeKind ||
-                     cc_is_vmath_call(LLVMGetValueName(callee))))
-                    cc_values_add(&calls, inst);
-            }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst)) {
+            LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+            if (callee && LLVMIsAFunction(callee) &&
+                (LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVectorTypeKind ||
+                 cc_is_vmath_call(LLVMGetValueName(callee))))
+                cc_values_add(&calls, inst);
+        }
     for (size_t i = 0; i < calls.count; i++) {
         LLVMValueRef call = calls.items[i];
         bool is_double, vmath;
@@ -484,6 +493,12 @@ void cc_lower_vector_math(LLVMModuleRef module, bool use_variants)
             lower_vector_call(module, call, f, is_double, lanes, vmath, use_variants);
     }
     free(calls.items);
+}
+
+void cc_lower_vector_math(LLVMModuleRef module, bool use_variants)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        cc_lower_vector_math_in(fn, use_variants);
 }
 
 void cc_add_vector_math(LLVMModuleRef module)
