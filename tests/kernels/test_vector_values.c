@@ -1,0 +1,319 @@
+/* test_vector_values.c - kernels computing on short vectors (uchar4 pixels,
+ * float3 geometry, uint4 bit tricks, vec3 reinterpreted, double2, float4
+ * math), which the compiler splits into components so that the work-items
+ * run as vector lanes (src/compiler/README.md, "vector values"), and one
+ * on wide vectors (uchar16), which it leaves whole. Every result is exact
+ * or checked against the host's C library; the item counts are not a
+ * multiple of any vector width, so the vectorized loops' remainders run
+ * too. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../harness.h"
+
+static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    /* exact: integers and quarters, rounded to nearest even by the _rte */
+    "kernel void pixels(global const uchar4 *in, global uchar4 *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    float4 c = convert_float4(in[i]);\n"
+    "    float s = c.x + c.y * 2.0f + c.z * 4.0f;\n"
+    "    out[i] = convert_uchar4_sat_rte(c * 3.0f - s * 0.25f).wzyx;\n"
+    "}\n"
+    "kernel void geometry(global const float *a, global const float *b, global float *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    float3 x = vload3(i, a), y = vload3(i, b);\n"
+    "    vstore3(cross(x, y) + x.zxy, i, out);\n"
+    "}\n"
+    "kernel void bits(global const uint4 *in, global uint4 *out, global uint *packed)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    uint4 x = in[i];\n"
+    "    out[i] = rotate(x ^ (x << 13), (uint4)(7, 0, 31, 16)) + x.wzyx +\n"
+    "             as_uint4(select(as_int4(x), (int4)(-1), x > (uint4)(0x80000000u)));\n"
+    "    packed[i] = as_uint(convert_uchar4(x)) ^ as_uint(as_ushort2(x.s1));\n"
+    "}\n"
+    /* a uchar3 as a uint, by as_uint and through a union (as Clang passes
+     * it to printf: stored as a uchar4 with an undefined lane, loaded as a
+     * uint): the fourth byte is undefined (6.2.4.2), the others must be
+     * the vector's */
+    "kernel void vec3_bytes(global const uchar *bytes, global uint *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    uchar3 v = vload3(i, bytes) + (uchar3)(1, 2, 3);\n"
+    "    union { uchar3 v; uint u; } both;\n"
+    "    both.v = v;\n"
+    "    out[2 * i] = as_uint(v);\n"
+    "    out[2 * i + 1] = both.u;\n"
+    "}\n"
+    "kernel void doubles(global const double2 *in, global double2 *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    double2 d = in[i];\n"
+    "    out[i] = d * d.yx + 0.5;\n"
+    "}\n"
+    "kernel void math4(global const float4 *in, global float4 *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[2 * i] = sin(in[i]);\n"
+    "    out[2 * i + 1] = erf(in[i]);\n"
+    "}\n"
+    "kernel void wide(global const uchar16 *a, global const uchar16 *b, global uchar16 *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = add_sat(a[i], b[i]) ^ rhadd(a[i], (uchar16)(3));\n"
+    "}\n";
+
+enum { N = 1003 };
+
+static void run(struct harness *h, cl_kernel k)
+{
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clFinish(h->queue));
+}
+
+static void read(struct harness *h, cl_mem m, size_t size, void *out)
+{
+    CHECK_OK(clEnqueueReadBuffer(h->queue, m, CL_TRUE, 0, size, out, 0, NULL, NULL));
+}
+
+static uint32_t next_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state;
+}
+
+static uint8_t saturate_rte(float v)
+{
+    float r = nearbyintf(v); /* the host rounds to nearest even */
+    return r < 0 ? 0 : r > 255 ? 255 : (uint8_t)r;
+}
+
+static void test_pixels(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static uint8_t in[N][4], out[N][4];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++)
+            in[i][j] = (uint8_t)(next_random(seed) >> 24);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "pixels");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float s = in[i][0] + in[i][1] * 2.0f + in[i][2] * 4.0f;
+        for (int j = 0; j < 4; j++) {
+            uint8_t want = saturate_rte(in[i][j] * 3.0f - s * 0.25f);
+            if (out[i][3 - j] != want && bad++ < 4)
+                HARNESS_FAIL("pixels %d.%d: got %u want %u\n", i, j, out[i][3 - j], want);
+        }
+    }
+    CHECK_NONE_WRONG(bad, "uchar4 pixels through float4");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
+static void test_geometry(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static float a[N * 3], b[N * 3], out[N * 3];
+    for (int i = 0; i < N * 3; i++) {
+        a[i] = (float)((int)(next_random(seed) >> 20) - 2048); /* products exact */
+        b[i] = (float)((int)(next_random(seed) >> 20) - 2048);
+    }
+    cl_mem da = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
+    cl_mem db = harness_buffer(h, CL_MEM_READ_ONLY, sizeof b, b);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "geometry");
+    CHECK_OK(harness_args(k, 3, ARG(da), ARG(db), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        const float *x = a + 3 * i, *y = b + 3 * i;
+        float want[3] = {x[1] * y[2] - x[2] * y[1] + x[2], x[2] * y[0] - x[0] * y[2] + x[0],
+                         x[0] * y[1] - x[1] * y[0] + x[1]};
+        for (int j = 0; j < 3; j++)
+            if (out[3 * i + j] != want[j] && bad++ < 4)
+                HARNESS_FAIL("geometry %d.%d: got %g want %g\n", i, j, out[3 * i + j], want[j]);
+    }
+    CHECK_NONE_WRONG(bad, "float3 cross products");
+    clReleaseKernel(k), clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dout);
+}
+
+static uint32_t rotl(uint32_t x, unsigned n)
+{
+    return n ? x << n | x >> (32 - n) : x;
+}
+
+static void test_bits(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static uint32_t in[N][4], out[N][4], packed[N];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++)
+            in[i][j] = next_random(seed);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_mem dpacked = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof packed, NULL);
+    cl_kernel k = harness_kernel(program, "bits");
+    CHECK_OK(harness_args(k, 3, ARG(din), ARG(dout), ARG(dpacked)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    read(h, dpacked, sizeof packed, packed);
+    static const unsigned turns[4] = {7, 0, 31, 16};
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        const uint32_t *x = in[i];
+        for (int j = 0; j < 4; j++) {
+            uint32_t chosen = x[j] > 0x80000000u ? 0xffffffffu : x[j];
+            uint32_t want = rotl(x[j] ^ x[j] << 13, turns[j]) + x[3 - j] + chosen;
+            if (out[i][j] != want && bad++ < 4)
+                HARNESS_FAIL("bits %d.%d: got 0x%08x want 0x%08x\n", i, j, out[i][j], want);
+        }
+        uint8_t bytes[4] = {(uint8_t)x[0], (uint8_t)x[1], (uint8_t)x[2], (uint8_t)x[3]};
+        uint32_t want;
+        memcpy(&want, bytes, 4);
+        want ^= x[1]; /* as_ushort2 then as_uint: the same bits */
+        if (packed[i] != want && bad++ < 4)
+            HARNESS_FAIL("packed %d: got 0x%08x want 0x%08x\n", i, packed[i], want);
+    }
+    CHECK_NONE_WRONG(bad, "uint4 bit operations and reinterpretations");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout),
+        clReleaseMemObject(dpacked);
+}
+
+static void test_vec3_bytes(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static uint8_t bytes[N * 3];
+    static uint32_t out[2 * N];
+    for (int i = 0; i < N * 3; i++)
+        bytes[i] = (uint8_t)(next_random(seed) >> 24);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof bytes, bytes);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "vec3_bytes");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < 2 * N; i++) {
+        uint8_t got[4];
+        memcpy(got, &out[i], 4);
+        for (int j = 0; j < 3; j++) {
+            uint8_t want = (uint8_t)(bytes[3 * (i / 2) + j] + j + 1);
+            if (got[j] != want && bad++ < 4)
+                HARNESS_FAIL("vec3 %s %d.%d: got %u want %u\n", i % 2 ? "union" : "as_uint", i / 2,
+                             j, got[j], want);
+        }
+    }
+    CHECK_NONE_WRONG(bad, "uchar3 as uint");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
+static void test_doubles(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static double in[N][2], out[N][2];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 2; j++)
+            in[i][j] = (double)(int32_t)next_random(seed) / 1024;
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "doubles");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 2; j++) {
+            /* one product, one sum: the kernel may contract them (6.13.2:
+             * fma is as exact or more), so allow either */
+            double p = in[i][j] * in[i][1 - j];
+            double separate = p + 0.5, fused = fma(in[i][j], in[i][1 - j], 0.5);
+            if (out[i][j] != separate && out[i][j] != fused && bad++ < 4)
+                HARNESS_FAIL("doubles %d.%d: got %a want %a\n", i, j, out[i][j], separate);
+        }
+    CHECK_NONE_WRONG(bad, "double2 arithmetic");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
+/* |got - want| within `ulps` units of float's last place at want */
+static int float_close(float got, double want, double ulps)
+{
+    int e;
+    frexp(want, &e);
+    return fabs(got - want) <= ulps * ldexp(1.0, (e < -125 ? -125 : e) - 24);
+}
+
+static void test_math4(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static float in[N][4], out[2 * N][4];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++)
+            in[i][j] = ((float)(next_random(seed) >> 8) / (1 << 24) - 0.5f) * 12.0f;
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "math4");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++) {
+            double x = in[i][j];
+            /* OpenCL C 7.4: sin 4 ulp, erf 16 ulp */
+            if (!float_close(out[2 * i][j], sin(x), 4) && bad++ < 4)
+                HARNESS_FAIL("sin(%a): got %a want %a\n", x, out[2 * i][j], sin(x));
+            if (!float_close(out[2 * i + 1][j], erf(x), 16) && bad++ < 4)
+                HARNESS_FAIL("erf(%a): got %a want %a\n", x, out[2 * i + 1][j], erf(x));
+        }
+    CHECK_NONE_WRONG(bad, "float4 sin and erf");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
+static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static uint8_t a[N][16], b[N][16], out[N][16];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 16; j++) {
+            a[i][j] = (uint8_t)(next_random(seed) >> 24);
+            b[i][j] = (uint8_t)(next_random(seed) >> 24);
+        }
+    cl_mem da = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
+    cl_mem db = harness_buffer(h, CL_MEM_READ_ONLY, sizeof b, b);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "wide");
+    CHECK_OK(harness_args(k, 3, ARG(da), ARG(db), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 16; j++) {
+            unsigned sum = a[i][j] + b[i][j];
+            uint8_t want = (uint8_t)((sum > 255 ? 255 : sum) ^ ((a[i][j] + 3 + 1) >> 1));
+            if (out[i][j] != want && bad++ < 4)
+                HARNESS_FAIL("wide %d.%d: got %u want %u\n", i, j, out[i][j], want);
+        }
+    CHECK_NONE_WRONG(bad, "uchar16 add_sat and rhadd");
+    clReleaseKernel(k), clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dout);
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    cl_program program = harness_build(&h, source, NULL);
+    REQUIRE(program);
+    uint32_t seed = 12345;
+    test_pixels(&h, program, &seed);
+    test_geometry(&h, program, &seed);
+    test_bits(&h, program, &seed);
+    test_vec3_bytes(&h, program, &seed);
+    test_doubles(&h, program, &seed);
+    test_math4(&h, program, &seed);
+    test_wide(&h, program, &seed);
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
