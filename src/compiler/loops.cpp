@@ -43,15 +43,13 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/TargetParser/Triple.h>
-#include <llvm/Transforms/Scalar/EarlyCSE.h>
-#include <llvm/Transforms/Scalar/SROA.h>
-#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm-c/Core.h>
 
 extern "C" {
 #include "compiler/internal.h"
 }
 #include "compiler/loops.h"
+#include "compiler/scalarize.h"
 
 namespace
 {
@@ -362,83 +360,4 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     if (added)
         cc_scalarize_work_items(fn_ref);
     return added;
-}
-
-// Vector-typed values of one work-item (a float4 position, a float3 sum)
-// become their scalar components, loads and stores too: the loop
-// vectorizer takes no loop with vector-typed instructions. Each component
-// then gets lanes of its own across the work-items (a float4 load of
-// consecutive work-items becomes an interleaved group: wide loads and
-// shuffles), and regions.c keeps each component of a value that lives
-// across a barrier in an array of its own, consecutive work-items
-// adjacent, which the vectorized loop reads with plain vector loads rather
-// than gathers. Math on vectors becomes math on the components: LLVM's
-// intrinsics by the Scalarizer, the vector overloads of C library
-// functions (cpucl.vmath calls) by vecmath.c, one C call per lane, which
-// the loop vectorizer then gives vector variants across the work-items.
-// A vector's undefined lanes (poison) stay apart from its defined ones as
-// long as it is one value; once its lanes are scalars, SROA and InstCombine
-// may merge them, and a poison byte makes a whole integer poison. Clang
-// makes such lanes: a uchar3 passed to printf is widened to <4 x i8> with
-// a poison lane, stored and loaded back as an i32 -- all of it poison once
-// scalarized. Giving every undefined lane a value first (a lane the
-// shuffle already takes, or zero) is a refinement, which LLVM allows.
-static void define_undefined_lanes(llvm::Function &fn)
-{
-    auto defined = [](llvm::Constant *c) -> llvm::Constant * {
-        auto *type = llvm::dyn_cast<llvm::FixedVectorType>(c->getType());
-        if (!type || !c->containsUndefElement())
-            return c;
-        if (llvm::isa<llvm::UndefValue>(c))
-            return llvm::Constant::getNullValue(type);
-        llvm::SmallVector<llvm::Constant *, 16> lanes;
-        for (unsigned i = 0; i < type->getNumElements(); i++) {
-            llvm::Constant *lane = c->getAggregateElement(i);
-            lanes.push_back(!lane || llvm::isa<llvm::UndefValue>(lane)
-                                ? llvm::Constant::getNullValue(type->getElementType())
-                                : lane);
-        }
-        return llvm::ConstantVector::get(lanes);
-    };
-    for (llvm::BasicBlock &bb : fn)
-        for (llvm::Instruction &inst : bb) {
-            if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
-                llvm::SmallVector<int, 16> mask(shuffle->getShuffleMask());
-                auto taken = llvm::find_if(mask, [](int lane) { return lane >= 0; });
-                if (taken != mask.end() && llvm::is_contained(mask, llvm::PoisonMaskElem)) {
-                    int lane = *taken;
-                    for (int &m : mask)
-                        m = m < 0 ? lane : m;
-                    shuffle->setShuffleMask(mask);
-                }
-            }
-            for (llvm::Use &use : inst.operands())
-                if (auto *c = llvm::dyn_cast<llvm::Constant>(use.get());
-                    c && !llvm::isa<llvm::GlobalValue>(c) && c->getType()->isVectorTy())
-                    use.set(defined(c));
-        }
-}
-
-extern "C" void cc_scalarize_work_items(LLVMValueRef fn_ref)
-{
-    auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
-    cc_lower_vector_math_in(fn_ref, false);
-    define_undefined_lanes(fn);
-    llvm::PassBuilder builder;
-    llvm::LoopAnalysisManager loop_analyses;
-    llvm::FunctionAnalysisManager function_analyses;
-    llvm::CGSCCAnalysisManager cgscc_analyses;
-    llvm::ModuleAnalysisManager module_analyses;
-    builder.registerModuleAnalyses(module_analyses);
-    builder.registerCGSCCAnalyses(cgscc_analyses);
-    builder.registerFunctionAnalyses(function_analyses);
-    builder.registerLoopAnalyses(loop_analyses);
-    builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
-    llvm::ScalarizerPassOptions options;
-    options.ScalarizeLoadStore = true;
-    llvm::FunctionPassManager passes;
-    passes.addPass(llvm::ScalarizerPass(options));
-    passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-    passes.addPass(llvm::EarlyCSEPass());
-    passes.run(fn, function_analyses);
 }

@@ -21,11 +21,6 @@ extern "C" {
 unsigned cc_add_loop_barriers(LLVMValueRef fn, LLVMBasicBlockRef prologue,
                               bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier);
 
-/* Splits the vector-typed values of the work-item function `fn` into
- * their components (loads, stores and math calls too), so that its loops
- * over the work-items can be vectorized across them (loops.cpp). */
-void cc_scalarize_work_items(LLVMValueRef fn);
-
 #ifdef __cplusplus
 }
 #endif

@@ -47,6 +47,7 @@
 #include "compiler/internal.h"
 #include "compiler/loops.h"
 #include "compiler/parallel.h"
+#include "compiler/scalarize.h"
 #include "compiler/specialize.h"
 
 /* How a kernel's work-items run in a work-group function. */
@@ -954,7 +955,7 @@ static unsigned vector_bits(LLVMTypeRef type)
 }
 
 /* Whether the work-item loop of a LOOPS kernel gains from having its
- * vector values scalarized (loops.cpp's cc_scalarize_work_items): no
+ * vector values scalarized (scalarize.cpp): no
  * vector has more than 4 lanes, and the vectors it loads and stores are
  * narrower than the host's registers (a float4 on AVX2, not a double4).
  * Their components then take the registers' full width across the

@@ -1,0 +1,173 @@
+// scalarize.cpp - vector-typed values of one work-item split into their
+// components. C++ for LLVM's Scalarizer and IRBuilder.
+//
+// Vector-typed values of one work-item (a float4 position, a float3 sum)
+// become their scalar components, loads and stores too: the loop
+// vectorizer takes no loop with vector-typed instructions. Each component
+// then gets lanes of its own across the work-items (a float4 load of
+// consecutive work-items becomes an interleaved group: wide loads and
+// shuffles), and regions.c keeps each component of a value that lives
+// across a barrier in an array of its own, consecutive work-items
+// adjacent, which the vectorized loop reads with plain vector loads rather
+// than gathers. Math on vectors becomes math on the components: LLVM's
+// intrinsics by the Scalarizer, the vector overloads of C library
+// functions (cpucl.vmath calls) by vecmath.c, one C call per lane, which
+// the loop vectorizer then gives vector variants across the work-items.
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm-c/Core.h>
+
+extern "C" {
+#include "compiler/internal.h"
+}
+#include "compiler/scalarize.h"
+
+namespace
+{
+
+// A vector's undefined lanes (poison) stay apart from its defined ones as
+// long as it is one value; once its lanes are scalars, SROA and InstCombine
+// may merge them, and a poison byte makes a whole integer poison. Clang
+// makes such lanes: a uchar3 passed to printf is widened to <4 x i8> with
+// a poison lane, stored and loaded back as an i32 -- all of it poison once
+// scalarized. Giving every undefined lane a value first (a lane the
+// shuffle already takes, or zero) is a refinement, which LLVM allows.
+void define_undefined_lanes(llvm::Function &fn)
+{
+    auto defined = [](llvm::Constant *c) -> llvm::Constant * {
+        auto *type = llvm::dyn_cast<llvm::FixedVectorType>(c->getType());
+        if (!type || !c->containsUndefElement())
+            return c;
+        if (llvm::isa<llvm::UndefValue>(c))
+            return llvm::Constant::getNullValue(type);
+        llvm::SmallVector<llvm::Constant *, 16> lanes;
+        for (unsigned i = 0; i < type->getNumElements(); i++) {
+            llvm::Constant *lane = c->getAggregateElement(i);
+            lanes.push_back(!lane || llvm::isa<llvm::UndefValue>(lane)
+                                ? llvm::Constant::getNullValue(type->getElementType())
+                                : lane);
+        }
+        return llvm::ConstantVector::get(lanes);
+    };
+    for (llvm::BasicBlock &bb : fn)
+        for (llvm::Instruction &inst : bb) {
+            if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
+                llvm::SmallVector<int, 16> mask(shuffle->getShuffleMask());
+                auto taken = llvm::find_if(mask, [](int lane) { return lane >= 0; });
+                if (taken != mask.end() && llvm::is_contained(mask, llvm::PoisonMaskElem)) {
+                    int lane = *taken;
+                    for (int &m : mask)
+                        m = m < 0 ? lane : m;
+                    shuffle->setShuffleMask(mask);
+                }
+            }
+            for (llvm::Use &use : inst.operands())
+                if (auto *c = llvm::dyn_cast<llvm::Constant>(use.get());
+                    c && !llvm::isa<llvm::GlobalValue>(c) && c->getType()->isVectorTy())
+                    use.set(defined(c));
+        }
+}
+
+// The Scalarizer splits bitcasts between vectors but leaves a bitcast
+// between a vector and a scalar (as_uint(uchar4), as_uchar4(uint), a uchar3
+// returned as an i24): an insertelement chain builds the vector, or
+// extractelements take it apart, and the loop vectorizer takes no loop
+// with them. Written as integer arithmetic instead, little-endian as the
+// host: the scalar is the lanes' bits, lane j at bit j * K, so
+// bitcast <N x T> v to S = or of zext(bits(v[j])) << j * K, and
+// extractelement (bitcast S s to <N x T>), j = trunc(bits(s) >> j * K).
+// The extracts of insertelement chains then fold (EarlyCSE) and the
+// chains die.
+llvm::Value *as_integer(llvm::IRBuilder<> &b, llvm::Value *v)
+{
+    llvm::Type *type = v->getType();
+    if (type->isIntegerTy())
+        return v;
+    return b.CreateBitCast(v, b.getIntNTy(type->getPrimitiveSizeInBits()));
+}
+
+void integer_bitcasts(llvm::Function &fn)
+{
+    llvm::SmallVector<llvm::Instruction *, 16> work;
+    for (llvm::BasicBlock &bb : fn)
+        for (llvm::Instruction &inst : bb) {
+            if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(&inst)) {
+                if (cast->getSrcTy()->isVectorTy() && !cast->getDestTy()->isVectorTy())
+                    work.push_back(cast);
+            } else if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(&inst)) {
+                auto *source = llvm::dyn_cast<llvm::BitCastInst>(extract->getVectorOperand());
+                if (source && !source->getSrcTy()->isVectorTy() &&
+                    llvm::isa<llvm::ConstantInt>(extract->getIndexOperand()))
+                    work.push_back(extract);
+            }
+        }
+    for (llvm::Instruction *inst : work) {
+        llvm::IRBuilder<> b(inst);
+        llvm::Value *result;
+        if (auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(inst)) {
+            auto *source = llvm::cast<llvm::BitCastInst>(extract->getVectorOperand());
+            llvm::Type *element = extract->getType();
+            unsigned bits = element->getPrimitiveSizeInBits();
+            uint64_t lane =
+                llvm::cast<llvm::ConstantInt>(extract->getIndexOperand())->getZExtValue();
+            llvm::Value *whole = as_integer(b, source->getOperand(0));
+            llvm::Value *part = b.CreateTrunc(b.CreateLShr(whole, lane * bits), b.getIntNTy(bits));
+            result = element->isIntegerTy() ? part : b.CreateBitCast(part, element);
+        } else {
+            llvm::Value *vector = inst->getOperand(0);
+            auto *type = llvm::cast<llvm::FixedVectorType>(vector->getType());
+            unsigned bits = type->getElementType()->getPrimitiveSizeInBits();
+            llvm::Type *whole_type = b.getIntNTy(type->getPrimitiveSizeInBits());
+            llvm::Value *whole = llvm::ConstantInt::get(whole_type, 0);
+            for (unsigned j = 0; j < type->getNumElements(); j++) {
+                llvm::Value *lane = as_integer(b, b.CreateExtractElement(vector, j));
+                whole = b.CreateOr(whole, b.CreateShl(b.CreateZExt(lane, whole_type), j * bits));
+            }
+            result =
+                inst->getType()->isIntegerTy() ? whole : b.CreateBitCast(whole, inst->getType());
+        }
+        inst->replaceAllUsesWith(result);
+        if (inst->use_empty())
+            inst->eraseFromParent();
+    }
+}
+
+void run_passes(llvm::Function &fn, llvm::FunctionPassManager &passes)
+{
+    llvm::PassBuilder builder;
+    llvm::LoopAnalysisManager loop_analyses;
+    llvm::FunctionAnalysisManager function_analyses;
+    llvm::CGSCCAnalysisManager cgscc_analyses;
+    llvm::ModuleAnalysisManager module_analyses;
+    builder.registerModuleAnalyses(module_analyses);
+    builder.registerCGSCCAnalyses(cgscc_analyses);
+    builder.registerFunctionAnalyses(function_analyses);
+    builder.registerLoopAnalyses(loop_analyses);
+    builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
+    passes.run(fn, function_analyses);
+}
+
+} // namespace
+
+extern "C" void cc_scalarize_work_items(LLVMValueRef fn_ref)
+{
+    auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
+    cc_lower_vector_math_in(fn_ref, false);
+    define_undefined_lanes(fn);
+    llvm::ScalarizerPassOptions options;
+    options.ScalarizeLoadStore = true;
+    llvm::FunctionPassManager split;
+    split.addPass(llvm::ScalarizerPass(options));
+    run_passes(fn, split);
+    integer_bitcasts(fn);
+    llvm::FunctionPassManager tidy;
+    tidy.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    tidy.addPass(llvm::EarlyCSEPass());
+    run_passes(fn, tidy);
+}
