@@ -361,3 +361,43 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         cc_scalarize_work_items(fn_ref);
     return added;
 }
+
+// Whether every load and store of a vector in the work-item function `fn`
+// (REGIONS form: arguments 2-4 are the local ids) moves with the
+// work-items: the neighbour in x reads or writes the next vector, or the
+// same one. Scalarized, such accesses become interleaved groups across the
+// lanes; others (clamped or computed indices, image texels) would become
+// one gather per component, slower than the vector load of one work-item
+// (a 3x3 float4 blur with clamped indices: 2x slower).
+extern "C" bool cc_vector_accesses_follow_lanes(LLVMValueRef fn_ref)
+{
+    auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
+    llvm::DominatorTree dominators(fn);
+    llvm::LoopInfo loops(dominators);
+    llvm::TargetLibraryInfoImpl library_impl(llvm::Triple(fn.getParent()->getTargetTriple()));
+    llvm::TargetLibraryInfo library(library_impl, &fn);
+    llvm::AssumptionCache assumptions(fn);
+    llvm::ScalarEvolution evolution(fn, library, assumptions, dominators, loops);
+    const llvm::DataLayout &layout = fn.getParent()->getDataLayout();
+    llvm::Value *local_x = fn.getArg(2);
+    llvm::ValueToSCEVMapTy next_item;
+    const llvm::SCEV *x = evolution.getSCEV(local_x);
+    next_item[local_x] = evolution.getAddExpr(x, evolution.getOne(x->getType()));
+    for (llvm::BasicBlock &bb : fn)
+        for (llvm::Instruction &inst : bb) {
+            llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+            if (!pointer || !llvm::getLoadStoreType(&inst)->isVectorTy())
+                continue;
+            uint64_t size = layout.getTypeStoreSize(llvm::getLoadStoreType(&inst));
+            const llvm::SCEV *address = evolution.getSCEV(pointer);
+            const llvm::SCEV *neighbour =
+                llvm::SCEVParameterRewriter::rewrite(address, evolution, next_item);
+            auto *across =
+                llvm::dyn_cast<llvm::SCEVConstant>(evolution.getMinusSCEV(neighbour, address));
+            if (!across || (!across->getValue()->isZero() &&
+                            across->getAPInt().getSExtValue() != (int64_t)size))
+                return false;
+        }
+    return true;
+}
+

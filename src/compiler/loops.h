@@ -21,6 +21,10 @@ extern "C" {
 unsigned cc_add_loop_barriers(LLVMValueRef fn, LLVMBasicBlockRef prologue,
                               bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier);
 
+/* Whether every vector load and store of the work-item function `fn`
+ * reaches the next vector (or the same one) for the next work-item in x. */
+bool cc_vector_accesses_follow_lanes(LLVMValueRef fn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 // intrinsics by the Scalarizer, the vector overloads of C library
 // functions (cpucl.vmath calls) by vecmath.c, one C call per lane, which
 // the loop vectorizer then gives vector variants across the work-items.
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -138,6 +139,38 @@ void integer_bitcasts(llvm::Function &fn)
     }
 }
 
+// The Scalarizer puts the addresses of an alloca's components (getelementptrs)
+// right after the alloca, in the entry block. For regions.c the entry is
+// the prologue, values computed once per group, while each work-item's
+// allocas are its own: such a value would point into one copy (or into an
+// alloca regions.c replaced). So whatever the entry computes from its
+// allocas moves to the start of the kernel's code, the entry's successor.
+void keep_prologue_free_of_allocas(llvm::Function &fn)
+{
+    llvm::BasicBlock &entry = fn.getEntryBlock();
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(entry.getTerminator());
+    if (!branch || branch->isConditional())
+        return;
+    llvm::BasicBlock *start = branch->getSuccessor(0);
+    llvm::SmallPtrSet<llvm::Value *, 16> from_allocas;
+    llvm::SmallVector<llvm::Instruction *, 16> moved;
+    for (llvm::Instruction &inst : entry) {
+        if (llvm::isa<llvm::AllocaInst>(inst)) {
+            from_allocas.insert(&inst);
+            continue;
+        }
+        if (inst.isTerminator() || inst.isLifetimeStartOrEnd())
+            continue;
+        if (llvm::any_of(inst.operands(), [&](llvm::Value *v) { return from_allocas.count(v); })) {
+            from_allocas.insert(&inst);
+            moved.push_back(&inst);
+        }
+    }
+    llvm::BasicBlock::iterator at = start->getFirstInsertionPt();
+    for (llvm::Instruction *inst : moved)
+        inst->moveBefore(*start, at);
+}
+
 void run_passes(llvm::Function &fn, llvm::FunctionPassManager &passes)
 {
     llvm::PassBuilder builder;
@@ -166,6 +199,7 @@ extern "C" void cc_scalarize_work_items(LLVMValueRef fn_ref)
     split.addPass(llvm::ScalarizerPass(options));
     run_passes(fn, split);
     integer_bitcasts(fn);
+    keep_prologue_free_of_allocas(fn);
     llvm::FunctionPassManager tidy;
     tidy.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
     tidy.addPass(llvm::EarlyCSEPass());

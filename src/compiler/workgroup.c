@@ -934,9 +934,9 @@ static bool loop_barriers_wanted(void)
     return !value || strcmp(value, "0");
 }
 
-/* CPUCL_SCALARIZE=0 keeps the vector-typed values of kernels without
- * barriers or loops whole (for comparison): their work-item loop is then
- * not vectorized across the work-items. */
+/* CPUCL_SCALARIZE=0 keeps the vector-typed values of kernels whole (for
+ * comparison), except where loops.cpp adds loop barriers: their work-item
+ * loops are then not vectorized across the work-items. */
 static bool scalarize_wanted(void)
 {
     const char *value = getenv("CPUCL_SCALARIZE");
@@ -954,8 +954,8 @@ static unsigned vector_bits(LLVMTypeRef type)
     return LLVMGetVectorSize(type) * bits;
 }
 
-/* Whether the work-item loop of a LOOPS kernel gains from having its
- * vector values scalarized (scalarize.cpp): no
+/* Whether the work-item loops of a kernel gain from having its vector
+ * values scalarized (scalarize.cpp): no
  * vector has more than 4 lanes, and the vectors it loads and stores are
  * narrower than the host's registers (a float4 on AVX2, not a double4).
  * Their components then take the registers' full width across the
@@ -1278,9 +1278,14 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             }
             split_at = is_any_barrier;
         }
+        unsigned added = 0;
         if (loop_barriers_wanted())
-            cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,
-                                 barrier_declaration(module));
+            added = cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,
+                                         barrier_declaration(module));
+        /* (with loop barriers, loops.cpp has scalarized it already) */
+        if (!added && scalarize_wanted() && scalarizing_pays(wgs[i].fn) &&
+            cc_vector_accesses_follow_lanes(wgs[i].fn))
+            cc_scalarize_work_items(wgs[i].fn);
         bool unsuitable;
         wgs[i].exported =
             cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable,

@@ -61,6 +61,23 @@ static const char *source =
     "    out[2 * i] = sin(in[i]);\n"
     "    out[2 * i + 1] = erf(in[i]);\n"
     "}\n"
+    /* a loop (so the work-items run as regions) reading vectors that move
+     * with the work-items; then a barrier with local float4s */
+    "kernel void rows(global const float4 *in, global const float *w, global float4 *out)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), n = get_global_size(0);\n"
+    "    float4 acc = 0;\n"
+    "    for (int k = 0; k < 4; k++)\n"
+    "        acc += in[k * n + i] * w[k] + fabs(in[k * n + i]).yzwx;\n"
+    "    out[i] = acc;\n"
+    "}\n"
+    "kernel void shared(global const float4 *in, global float4 *out, local float4 *t)\n"
+    "{\n"
+    "    size_t i = get_global_id(0), l = get_local_id(0), s = get_local_size(0);\n"
+    "    t[l] = in[i] * 2.0f;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[i] = t[l] + t[s - 1 - l].wzyx;\n"
+    "}\n"
     "kernel void wide(global const uchar16 *a, global const uchar16 *b, global uchar16 *out)\n"
     "{\n"
     "    size_t i = get_global_id(0);\n"
@@ -273,6 +290,62 @@ static void test_math4(struct harness *h, cl_program program, uint32_t *seed)
     clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
+static void test_rows(struct harness *h, cl_program program, uint32_t *seed)
+{
+    static float in[4 * N][4], w[4], out[N][4];
+    for (int i = 0; i < 4 * N; i++)
+        for (int j = 0; j < 4; j++)
+            in[i][j] = (float)((int)(next_random(seed) >> 22) - 512); /* sums exact */
+    for (int k = 0; k < 4; k++)
+        w[k] = (float)(k - 2);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dw = harness_buffer(h, CL_MEM_READ_ONLY, sizeof w, w);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "rows");
+    CHECK_OK(harness_args(k, 3, ARG(din), ARG(dw), ARG(dout)));
+    run(h, k);
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 4; j++) {
+            float want = 0;
+            for (int r = 0; r < 4; r++)
+                want += in[r * N + i][j] * w[r] + fabsf(in[r * N + i][(j + 1) % 4]);
+            if (out[i][j] != want && bad++ < 4)
+                HARNESS_FAIL("rows %d.%d: got %g want %g\n", i, j, out[i][j], want);
+        }
+    CHECK_NONE_WRONG(bad, "float4 rows summed in a loop");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dw), clReleaseMemObject(dout);
+}
+
+static void test_shared(struct harness *h, cl_program program, uint32_t *seed)
+{
+    enum { GROUP = 64, ITEMS = 16 * GROUP };
+    static float in[ITEMS][4], out[ITEMS][4];
+    for (int i = 0; i < ITEMS; i++)
+        for (int j = 0; j < 4; j++)
+            in[i][j] = (float)((int)(next_random(seed) >> 20) - 2048);
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "shared");
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    CHECK_OK(clSetKernelArg(k, 2, GROUP * 4 * sizeof(float), NULL));
+    size_t global = ITEMS, local = GROUP;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    read(h, dout, sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < ITEMS; i++) {
+        int mirror = i / GROUP * GROUP + GROUP - 1 - i % GROUP;
+        for (int j = 0; j < 4; j++) {
+            float want = in[i][j] * 2.0f + in[mirror][3 - j] * 2.0f;
+            if (out[i][j] != want && bad++ < 4)
+                HARNESS_FAIL("shared %d.%d: got %g want %g\n", i, j, out[i][j], want);
+        }
+    }
+    CHECK_NONE_WRONG(bad, "float4 through local memory across a barrier");
+    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
+}
+
 static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
 {
     static uint8_t a[N][16], b[N][16], out[N][16];
@@ -312,6 +385,8 @@ int main(void)
     test_vec3_bytes(&h, program, &seed);
     test_doubles(&h, program, &seed);
     test_math4(&h, program, &seed);
+    test_rows(&h, program, &seed);
+    test_shared(&h, program, &seed);
     test_wide(&h, program, &seed);
     clReleaseProgram(program);
     harness_close(&h);
