@@ -92,6 +92,35 @@ bool suitable_body(const llvm::Loop *loop, bool (*is_barrier)(LLVMValueRef))
     return work;
 }
 
+// ScalarEvolution of a function, with the analyses it is built on.
+struct Analyses {
+    explicit Analyses(llvm::Function &fn)
+        : dominators(fn), loops(dominators),
+          library_impl(llvm::Triple(fn.getParent()->getTargetTriple())), library(library_impl, &fn),
+          assumptions(fn), evolution(fn, library, assumptions, dominators, loops)
+    {
+    }
+    llvm::DominatorTree dominators;
+    llvm::LoopInfo loops;
+    llvm::TargetLibraryInfoImpl library_impl;
+    llvm::TargetLibraryInfo library;
+    llvm::AssumptionCache assumptions;
+    llvm::ScalarEvolution evolution;
+};
+
+// How far `address` moves from one work-item to the next in x (`local_x`,
+// the local id): a constant number of bytes, or null if not constant.
+const llvm::SCEVConstant *step_across_items(llvm::ScalarEvolution &evolution, llvm::Value *local_x,
+                                            const llvm::SCEV *address)
+{
+    llvm::ValueToSCEVMapTy next_item;
+    const llvm::SCEV *x = evolution.getSCEV(local_x);
+    next_item[local_x] = evolution.getAddExpr(x, evolution.getOne(x->getType()));
+    const llvm::SCEV *neighbour =
+        llvm::SCEVParameterRewriter::rewrite(address, evolution, next_item);
+    return llvm::dyn_cast<llvm::SCEVConstant>(evolution.getMinusSCEV(neighbour, address));
+}
+
 // Whether running the loop's iterations across the group (lanes = work-
 // items) suits its memory accesses better than leaving the loop innermost
 // (lanes = iterations). Each load and store counts for the interchange
@@ -115,9 +144,6 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
         return v && v != local_x && v != local_y && v != local_z && divergent(values, count, v);
     };
     const llvm::DataLayout &layout = loop->getHeader()->getModule()->getDataLayout();
-    llvm::ValueToSCEVMapTy next_item;
-    const llvm::SCEV *x = evolution.getSCEV(local_x);
-    next_item[local_x] = evolution.getAddExpr(x, evolution.getOne(x->getType()));
     int score = 0;
     for (llvm::BasicBlock *bb : loop->blocks())
         for (llvm::Instruction &inst : *bb) {
@@ -129,10 +155,7 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
             const llvm::SCEV *address = evolution.getSCEV(pointer);
             if (llvm::SCEVExprContains(address, opaque))
                 continue;
-            const llvm::SCEV *neighbour =
-                llvm::SCEVParameterRewriter::rewrite(address, evolution, next_item);
-            const llvm::SCEV *across = evolution.getMinusSCEV(neighbour, address);
-            auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(across);
+            const llvm::SCEVConstant *constant = step_across_items(evolution, local_x, address);
             if (constant && (constant->getValue()->isZero() ||
                              constant->getAPInt().getSExtValue() == (int64_t)size)) {
                 score++;
@@ -308,12 +331,9 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     if (!cc_find_divergent(fn_ref, prologue, &values, &count))
         return 0;
 
-    llvm::DominatorTree dominators(fn);
-    llvm::LoopInfo loops(dominators);
-    llvm::TargetLibraryInfoImpl library_impl(llvm::Triple(fn.getParent()->getTargetTriple()));
-    llvm::TargetLibraryInfo library(library_impl, &fn);
-    llvm::AssumptionCache assumptions(fn);
-    llvm::ScalarEvolution evolution(fn, library, assumptions, dominators, loops);
+    Analyses analyses(fn);
+    llvm::LoopInfo &loops = analyses.loops;
+    llvm::ScalarEvolution &evolution = analyses.evolution;
 
     Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
@@ -372,32 +392,20 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 extern "C" bool cc_vector_accesses_follow_lanes(LLVMValueRef fn_ref)
 {
     auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
-    llvm::DominatorTree dominators(fn);
-    llvm::LoopInfo loops(dominators);
-    llvm::TargetLibraryInfoImpl library_impl(llvm::Triple(fn.getParent()->getTargetTriple()));
-    llvm::TargetLibraryInfo library(library_impl, &fn);
-    llvm::AssumptionCache assumptions(fn);
-    llvm::ScalarEvolution evolution(fn, library, assumptions, dominators, loops);
+    Analyses analyses(fn);
+    llvm::ScalarEvolution &evolution = analyses.evolution;
     const llvm::DataLayout &layout = fn.getParent()->getDataLayout();
-    llvm::Value *local_x = fn.getArg(2);
-    llvm::ValueToSCEVMapTy next_item;
-    const llvm::SCEV *x = evolution.getSCEV(local_x);
-    next_item[local_x] = evolution.getAddExpr(x, evolution.getOne(x->getType()));
     for (llvm::BasicBlock &bb : fn)
         for (llvm::Instruction &inst : bb) {
             llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
             if (!pointer || !llvm::getLoadStoreType(&inst)->isVectorTy())
                 continue;
             uint64_t size = layout.getTypeStoreSize(llvm::getLoadStoreType(&inst));
-            const llvm::SCEV *address = evolution.getSCEV(pointer);
-            const llvm::SCEV *neighbour =
-                llvm::SCEVParameterRewriter::rewrite(address, evolution, next_item);
-            auto *across =
-                llvm::dyn_cast<llvm::SCEVConstant>(evolution.getMinusSCEV(neighbour, address));
+            const llvm::SCEVConstant *across =
+                step_across_items(evolution, fn.getArg(2), evolution.getSCEV(pointer));
             if (!across || (!across->getValue()->isZero() &&
                             across->getAPInt().getSExtValue() != (int64_t)size))
                 return false;
         }
     return true;
 }
-

@@ -86,16 +86,38 @@ static const char *source =
 
 enum { N = 1003 };
 
-static void run(struct harness *h, cl_kernel k)
-{
-    size_t global = N;
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
-    CHECK_OK(clFinish(h->queue));
-}
+/* A buffer argument: `in` copied to the device, or `size` bytes read back
+ * into `out` after the run. */
+struct arg {
+    const void *in;
+    void *out;
+    size_t size;
+};
 
-static void read(struct harness *h, cl_mem m, size_t size, void *out)
+/* Runs kernel `name` over `global` work-items (in groups of `local`; 0: the
+ * driver's choice) with buffers for `args` and then, if `local_bytes`, a
+ * local buffer; reads the outputs back. */
+static void launch(struct harness *h, cl_program program, const char *name, size_t global,
+                   size_t local, size_t local_bytes, const struct arg *args, int count)
 {
-    CHECK_OK(clEnqueueReadBuffer(h->queue, m, CL_TRUE, 0, size, out, 0, NULL, NULL));
+    cl_kernel k = harness_kernel(program, name);
+    cl_mem mem[4];
+    for (int i = 0; i < count; i++) {
+        mem[i] = harness_buffer(h, args[i].in ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY, args[i].size,
+                                (void *)args[i].in);
+        CHECK_OK(clSetKernelArg(k, (cl_uint)i, sizeof mem[i], &mem[i]));
+    }
+    if (local_bytes)
+        CHECK_OK(clSetKernelArg(k, (cl_uint)count, local_bytes, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, local ? &local : NULL, 0, NULL,
+                                    NULL));
+    for (int i = 0; i < count; i++)
+        if (args[i].out)
+            CHECK_OK(clEnqueueReadBuffer(h->queue, mem[i], CL_TRUE, 0, args[i].size, args[i].out, 0,
+                                         NULL, NULL));
+    for (int i = 0; i < count; i++)
+        clReleaseMemObject(mem[i]);
+    clReleaseKernel(k);
 }
 
 static uint32_t next_random(uint32_t *state)
@@ -116,12 +138,8 @@ static void test_pixels(struct harness *h, cl_program program, uint32_t *seed)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 4; j++)
             in[i][j] = (uint8_t)(next_random(seed) >> 24);
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "pixels");
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{in, NULL, sizeof in}, {NULL, out, sizeof out}};
+    launch(h, program, "pixels", N, 0, 0, args, 2);
     int bad = 0;
     for (int i = 0; i < N; i++) {
         float s = in[i][0] + in[i][1] * 2.0f + in[i][2] * 4.0f;
@@ -132,7 +150,6 @@ static void test_pixels(struct harness *h, cl_program program, uint32_t *seed)
         }
     }
     CHECK_NONE_WRONG(bad, "uchar4 pixels through float4");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
 static void test_geometry(struct harness *h, cl_program program, uint32_t *seed)
@@ -142,13 +159,8 @@ static void test_geometry(struct harness *h, cl_program program, uint32_t *seed)
         a[i] = (float)((int)(next_random(seed) >> 20) - 2048); /* products exact */
         b[i] = (float)((int)(next_random(seed) >> 20) - 2048);
     }
-    cl_mem da = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
-    cl_mem db = harness_buffer(h, CL_MEM_READ_ONLY, sizeof b, b);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "geometry");
-    CHECK_OK(harness_args(k, 3, ARG(da), ARG(db), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{a, NULL, sizeof a}, {b, NULL, sizeof b}, {NULL, out, sizeof out}};
+    launch(h, program, "geometry", N, 0, 0, args, 3);
     int bad = 0;
     for (int i = 0; i < N; i++) {
         const float *x = a + 3 * i, *y = b + 3 * i;
@@ -159,7 +171,6 @@ static void test_geometry(struct harness *h, cl_program program, uint32_t *seed)
                 HARNESS_FAIL("geometry %d.%d: got %g want %g\n", i, j, out[3 * i + j], want[j]);
     }
     CHECK_NONE_WRONG(bad, "float3 cross products");
-    clReleaseKernel(k), clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dout);
 }
 
 static uint32_t rotl(uint32_t x, unsigned n)
@@ -173,14 +184,9 @@ static void test_bits(struct harness *h, cl_program program, uint32_t *seed)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 4; j++)
             in[i][j] = next_random(seed);
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_mem dpacked = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof packed, NULL);
-    cl_kernel k = harness_kernel(program, "bits");
-    CHECK_OK(harness_args(k, 3, ARG(din), ARG(dout), ARG(dpacked)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
-    read(h, dpacked, sizeof packed, packed);
+    const struct arg args[] = {
+        {in, NULL, sizeof in}, {NULL, out, sizeof out}, {NULL, packed, sizeof packed}};
+    launch(h, program, "bits", N, 0, 0, args, 3);
     static const unsigned turns[4] = {7, 0, 31, 16};
     int bad = 0;
     for (int i = 0; i < N; i++) {
@@ -199,8 +205,6 @@ static void test_bits(struct harness *h, cl_program program, uint32_t *seed)
             HARNESS_FAIL("packed %d: got 0x%08x want 0x%08x\n", i, packed[i], want);
     }
     CHECK_NONE_WRONG(bad, "uint4 bit operations and reinterpretations");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout),
-        clReleaseMemObject(dpacked);
 }
 
 static void test_vec3_bytes(struct harness *h, cl_program program, uint32_t *seed)
@@ -209,12 +213,8 @@ static void test_vec3_bytes(struct harness *h, cl_program program, uint32_t *see
     static uint32_t out[2 * N];
     for (int i = 0; i < N * 3; i++)
         bytes[i] = (uint8_t)(next_random(seed) >> 24);
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof bytes, bytes);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "vec3_bytes");
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{bytes, NULL, sizeof bytes}, {NULL, out, sizeof out}};
+    launch(h, program, "vec3_bytes", N, 0, 0, args, 2);
     int bad = 0;
     for (int i = 0; i < 2 * N; i++) {
         uint8_t got[4];
@@ -227,7 +227,6 @@ static void test_vec3_bytes(struct harness *h, cl_program program, uint32_t *see
         }
     }
     CHECK_NONE_WRONG(bad, "uchar3 as uint");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
 static void test_doubles(struct harness *h, cl_program program, uint32_t *seed)
@@ -236,12 +235,8 @@ static void test_doubles(struct harness *h, cl_program program, uint32_t *seed)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 2; j++)
             in[i][j] = (double)(int32_t)next_random(seed) / 1024;
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "doubles");
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{in, NULL, sizeof in}, {NULL, out, sizeof out}};
+    launch(h, program, "doubles", N, 0, 0, args, 2);
     int bad = 0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 2; j++) {
@@ -253,7 +248,6 @@ static void test_doubles(struct harness *h, cl_program program, uint32_t *seed)
                 HARNESS_FAIL("doubles %d.%d: got %a want %a\n", i, j, out[i][j], separate);
         }
     CHECK_NONE_WRONG(bad, "double2 arithmetic");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
 /* |got - want| within `ulps` units of float's last place at want */
@@ -270,12 +264,8 @@ static void test_math4(struct harness *h, cl_program program, uint32_t *seed)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 4; j++)
             in[i][j] = ((float)(next_random(seed) >> 8) / (1 << 24) - 0.5f) * 12.0f;
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "math4");
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{in, NULL, sizeof in}, {NULL, out, sizeof out}};
+    launch(h, program, "math4", N, 0, 0, args, 2);
     int bad = 0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 4; j++) {
@@ -287,7 +277,6 @@ static void test_math4(struct harness *h, cl_program program, uint32_t *seed)
                 HARNESS_FAIL("erf(%a): got %a want %a\n", x, out[2 * i + 1][j], erf(x));
         }
     CHECK_NONE_WRONG(bad, "float4 sin and erf");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
 static void test_rows(struct harness *h, cl_program program, uint32_t *seed)
@@ -298,13 +287,8 @@ static void test_rows(struct harness *h, cl_program program, uint32_t *seed)
             in[i][j] = (float)((int)(next_random(seed) >> 22) - 512); /* sums exact */
     for (int k = 0; k < 4; k++)
         w[k] = (float)(k - 2);
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dw = harness_buffer(h, CL_MEM_READ_ONLY, sizeof w, w);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "rows");
-    CHECK_OK(harness_args(k, 3, ARG(din), ARG(dw), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{in, NULL, sizeof in}, {w, NULL, sizeof w}, {NULL, out, sizeof out}};
+    launch(h, program, "rows", N, 0, 0, args, 3);
     int bad = 0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 4; j++) {
@@ -315,7 +299,6 @@ static void test_rows(struct harness *h, cl_program program, uint32_t *seed)
                 HARNESS_FAIL("rows %d.%d: got %g want %g\n", i, j, out[i][j], want);
         }
     CHECK_NONE_WRONG(bad, "float4 rows summed in a loop");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dw), clReleaseMemObject(dout);
 }
 
 static void test_shared(struct harness *h, cl_program program, uint32_t *seed)
@@ -325,14 +308,8 @@ static void test_shared(struct harness *h, cl_program program, uint32_t *seed)
     for (int i = 0; i < ITEMS; i++)
         for (int j = 0; j < 4; j++)
             in[i][j] = (float)((int)(next_random(seed) >> 20) - 2048);
-    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "shared");
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    CHECK_OK(clSetKernelArg(k, 2, GROUP * 4 * sizeof(float), NULL));
-    size_t global = ITEMS, local = GROUP;
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{in, NULL, sizeof in}, {NULL, out, sizeof out}};
+    launch(h, program, "shared", ITEMS, GROUP, GROUP * 4 * sizeof(float), args, 2);
     int bad = 0;
     for (int i = 0; i < ITEMS; i++) {
         int mirror = i / GROUP * GROUP + GROUP - 1 - i % GROUP;
@@ -343,7 +320,6 @@ static void test_shared(struct harness *h, cl_program program, uint32_t *seed)
         }
     }
     CHECK_NONE_WRONG(bad, "float4 through local memory across a barrier");
-    clReleaseKernel(k), clReleaseMemObject(din), clReleaseMemObject(dout);
 }
 
 static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
@@ -354,13 +330,8 @@ static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
             a[i][j] = (uint8_t)(next_random(seed) >> 24);
             b[i][j] = (uint8_t)(next_random(seed) >> 24);
         }
-    cl_mem da = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
-    cl_mem db = harness_buffer(h, CL_MEM_READ_ONLY, sizeof b, b);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_kernel k = harness_kernel(program, "wide");
-    CHECK_OK(harness_args(k, 3, ARG(da), ARG(db), ARG(dout)));
-    run(h, k);
-    read(h, dout, sizeof out, out);
+    const struct arg args[] = {{a, NULL, sizeof a}, {b, NULL, sizeof b}, {NULL, out, sizeof out}};
+    launch(h, program, "wide", N, 0, 0, args, 3);
     int bad = 0;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < 16; j++) {
@@ -370,7 +341,6 @@ static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
                 HARNESS_FAIL("wide %d.%d: got %u want %u\n", i, j, out[i][j], want);
         }
     CHECK_NONE_WRONG(bad, "uchar16 add_sat and rhadd");
-    clReleaseKernel(k), clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dout);
 }
 
 int main(void)
