@@ -22,6 +22,7 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm-c/Core.h>
 
 extern "C" {
@@ -144,7 +145,7 @@ void integer_bitcasts(llvm::Function &fn)
 // the prologue, values computed once per group, while each work-item's
 // allocas are its own: such a value would point into one copy (or into an
 // alloca regions.c replaced). So whatever the entry computes from its
-// allocas moves to the start of the kernel's code, the entry's successor.
+// allocas moves to the start of the kernel's code, after the entry.
 void keep_prologue_free_of_allocas(llvm::Function &fn)
 {
     llvm::BasicBlock &entry = fn.getEntryBlock();
@@ -166,9 +167,13 @@ void keep_prologue_free_of_allocas(llvm::Function &fn)
             moved.push_back(&inst);
         }
     }
-    llvm::BasicBlock::iterator at = start->getFirstInsertionPt();
+    if (moved.empty())
+        return;
+    // a block of their own before it: the start may be a loop header
+    // whose phis take them from the entry
+    llvm::BasicBlock *first = llvm::SplitEdge(&entry, start);
     for (llvm::Instruction *inst : moved)
-        inst->moveBefore(*start, at);
+        inst->moveBefore(first->getTerminator());
 }
 
 void run_passes(llvm::Function &fn, llvm::FunctionPassManager &passes)
