@@ -20,7 +20,7 @@
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
  *   cache.c      the on-disk kernel cache: built programs by a hash of their inputs
  *   sha256.c     the hash of the cache's keys and checksums
- *   values.c     a growable array of values, for the passes
+ *   values.c     a growable array of values, for the passes; type widths
  */
 #ifndef CPUCL_COMPILER_INTERNAL_H
 #define CPUCL_COMPILER_INTERNAL_H
@@ -55,6 +55,9 @@ struct cc_values {
 };
 bool cc_values_add(struct cc_values *v, LLVMValueRef value); /* false when out of memory */
 bool cc_values_have(const struct cc_values *v, LLVMValueRef value);
+/* the bits of an integer, half, float, double or pointer (64), or of a
+ * vector of them; 0 for any other type */
+unsigned cc_type_bits(LLVMTypeRef type);
 
 /* options.c: the parsed build options. */
 struct cc_options {

@@ -135,8 +135,7 @@ void integer_bitcasts(llvm::Function &fn)
                 inst->getType()->isIntegerTy() ? whole : b.CreateBitCast(whole, inst->getType());
         }
         inst->replaceAllUsesWith(result);
-        if (inst->use_empty())
-            inst->eraseFromParent();
+        inst->eraseFromParent();
     }
 }
 
@@ -176,8 +175,30 @@ void keep_prologue_free_of_allocas(llvm::Function &fn)
         inst->moveBefore(first->getTerminator());
 }
 
-void run_passes(llvm::Function &fn, llvm::FunctionPassManager &passes)
+// The two rewrites above, as passes between the Scalarizer and the
+// clean-up, so that one pipeline runs them all.
+struct IntegerBitcasts : llvm::PassInfoMixin<IntegerBitcasts> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        integer_bitcasts(fn);
+        return llvm::PreservedAnalyses::none();
+    }
+};
+struct PrologueFreeOfAllocas : llvm::PassInfoMixin<PrologueFreeOfAllocas> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        keep_prologue_free_of_allocas(fn);
+        return llvm::PreservedAnalyses::none();
+    }
+};
+
+} // namespace
+
+extern "C" void cc_scalarize_work_items(LLVMValueRef fn_ref)
 {
+    auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
+    cc_lower_vector_math_in(fn_ref, false);
+    define_undefined_lanes(fn);
     llvm::PassBuilder builder;
     llvm::LoopAnalysisManager loop_analyses;
     llvm::FunctionAnalysisManager function_analyses;
@@ -188,25 +209,13 @@ void run_passes(llvm::Function &fn, llvm::FunctionPassManager &passes)
     builder.registerFunctionAnalyses(function_analyses);
     builder.registerLoopAnalyses(loop_analyses);
     builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
-    passes.run(fn, function_analyses);
-}
-
-} // namespace
-
-extern "C" void cc_scalarize_work_items(LLVMValueRef fn_ref)
-{
-    auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
-    cc_lower_vector_math_in(fn_ref, false);
-    define_undefined_lanes(fn);
     llvm::ScalarizerPassOptions options;
     options.ScalarizeLoadStore = true;
-    llvm::FunctionPassManager split;
-    split.addPass(llvm::ScalarizerPass(options));
-    run_passes(fn, split);
-    integer_bitcasts(fn);
-    keep_prologue_free_of_allocas(fn);
-    llvm::FunctionPassManager tidy;
-    tidy.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
-    tidy.addPass(llvm::EarlyCSEPass());
-    run_passes(fn, tidy);
+    llvm::FunctionPassManager passes;
+    passes.addPass(llvm::ScalarizerPass(options));
+    passes.addPass(IntegerBitcasts());
+    passes.addPass(PrologueFreeOfAllocas());
+    passes.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    passes.addPass(llvm::EarlyCSEPass());
+    passes.run(fn, function_analyses);
 }

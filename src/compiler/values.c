@@ -1,5 +1,6 @@
 /* values.c - a growable array of LLVM values, shared by the passes that
- * collect instructions or functions before changing them. */
+ * collect instructions or functions before changing them; and the width
+ * of a value's type. */
 #include <stdlib.h>
 
 #include "compiler/internal.h"
@@ -24,4 +25,21 @@ bool cc_values_have(const struct cc_values *v, LLVMValueRef value)
         if (v->items[i] == value)
             return true;
     return false;
+}
+
+unsigned cc_type_bits(LLVMTypeRef type)
+{
+    unsigned lanes = 1;
+    if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
+        lanes = LLVMGetVectorSize(type);
+        type = LLVMGetElementType(type);
+    }
+    switch (LLVMGetTypeKind(type)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(type) * lanes;
+    case LLVMHalfTypeKind: return 16 * lanes;
+    case LLVMFloatTypeKind: return 32 * lanes;
+    case LLVMDoubleTypeKind:
+    case LLVMPointerTypeKind: return 64 * lanes;
+    default: return 0;
+    }
 }

@@ -382,23 +382,6 @@ static LLVMValueRef call_per_lane(LLVMModuleRef module, LLVMBuilderRef builder, 
     return whole;
 }
 
-/* The bits of a double, float or integer (or a vector of them); 0 for
- * anything else. */
-static unsigned bits_of(LLVMTypeRef type)
-{
-    unsigned lanes = 1;
-    if (LLVMGetTypeKind(type) == LLVMVectorTypeKind) {
-        lanes = LLVMGetVectorSize(type);
-        type = LLVMGetElementType(type);
-    }
-    switch (LLVMGetTypeKind(type)) {
-    case LLVMDoubleTypeKind: return 64 * lanes;
-    case LLVMFloatTypeKind: return 32 * lanes;
-    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(type) * lanes;
-    default: return 0;
-    }
-}
-
 static unsigned lanes_of(int isa, bool is_double)
 {
     return isas[isa].float_lanes / (is_double ? 2 : 1);
@@ -433,12 +416,12 @@ static bool lower_vector_call(LLVMModuleRef module, LLVMValueRef call, int f, bo
     LLVMTypeRef vector = LLVMVectorType(element, n);
     unsigned vector_bits = n * (is_double ? 64 : 32);
     LLVMTypeRef returned = LLVMTypeOf(call);
-    if (returned != vector && bits_of(returned) != vector_bits)
+    if (returned != vector && cc_type_bits(returned) != vector_bits)
         return false;
     for (int a = 0; a < arity; a++) {
         LLVMTypeRef type = LLVMTypeOf(LLVMGetOperand(call, (unsigned)a));
         if (type != vector && LLVMGetTypeKind(type) != LLVMPointerTypeKind &&
-            bits_of(type) != vector_bits)
+            cc_type_bits(type) != vector_bits)
             return false;
     }
     LLVMBuilderRef builder = LLVMCreateBuilderInContext(context);
@@ -529,14 +512,7 @@ void cc_add_vector_math(LLVMModuleRef module)
 /* Whether a type is a vector of 512 bits or more. */
 static bool is_wide_vector(LLVMTypeRef type)
 {
-    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
-        return false;
-    LLVMTypeRef element = LLVMGetElementType(type);
-    unsigned bits = LLVMGetTypeKind(element) == LLVMDoubleTypeKind    ? 64
-                    : LLVMGetTypeKind(element) == LLVMFloatTypeKind   ? 32
-                    : LLVMGetTypeKind(element) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(element)
-                                                                      : 0;
-    return bits * LLVMGetVectorSize(type) >= 512;
+    return LLVMGetTypeKind(type) == LLVMVectorTypeKind && cc_type_bits(type) >= 512;
 }
 
 /* After O3: a function whose code calls a variant taking or returning

@@ -943,20 +943,9 @@ static bool scalarize_wanted(void)
     return !value || strcmp(value, "0");
 }
 
-/* The bits of a vector of integers or floating point (pointers: 64). */
-static unsigned vector_bits(LLVMTypeRef type)
-{
-    LLVMTypeRef element = LLVMGetElementType(type);
-    unsigned bits = LLVMGetTypeKind(element) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(element)
-                    : LLVMGetTypeKind(element) == LLVMHalfTypeKind  ? 16
-                    : LLVMGetTypeKind(element) == LLVMFloatTypeKind ? 32
-                                                                    : 64;
-    return LLVMGetVectorSize(type) * bits;
-}
-
 /* Whether the work-item loops of a kernel gain from having its vector
- * values scalarized (scalarize.cpp): no
- * vector has more than 4 lanes, and the vectors it loads and stores are
+ * values scalarized (scalarize.cpp), unless CPUCL_SCALARIZE=0: no vector
+ * has more than 4 lanes, and the vectors it loads and stores are
  * narrower than the host's registers (a float4 on AVX2, not a double4).
  * Their components then take the registers' full width across the
  * work-items: on AVX2, float4 sin, cos, exp and pow 1.45x faster, uchar4
@@ -967,6 +956,8 @@ static unsigned vector_bits(LLVMTypeRef type)
  * (16-way interleaving); float16 arithmetic 1.35x slower. */
 static bool scalarizing_pays(LLVMValueRef fn)
 {
+    if (!scalarize_wanted())
+        return false;
     bool any = false;
     unsigned register_bits = 32 * cc_sub_group_size();
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -978,7 +969,7 @@ static bool scalarizing_pays(LLVMValueRef fn)
                 LLVMTypeRef type = LLVMTypeOf(k < 0 ? inst : LLVMGetOperand(inst, (unsigned)k));
                 if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
                     continue;
-                if (LLVMGetVectorSize(type) > 4 || (memory && vector_bits(type) >= register_bits))
+                if (LLVMGetVectorSize(type) > 4 || (memory && cc_type_bits(type) >= register_bits))
                     return false;
                 any = true;
             }
@@ -1237,7 +1228,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             e = place_locals(&wgs[i], log);
         if (!e && wgs[i].form != FIBERS)
             localize_atomics(b, wgs[i].fn);
-        if (!e && wgs[i].form == LOOPS && scalarize_wanted() && scalarizing_pays(wgs[i].fn))
+        if (!e && wgs[i].form == LOOPS && scalarizing_pays(wgs[i].fn))
             cc_scalarize_work_items(wgs[i].fn);
         if (!e && wgs[i].form == LOOPS)
             mark_parallel(&wgs[i]);
@@ -1283,7 +1274,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             added = cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,
                                          barrier_declaration(module));
         /* (with loop barriers, loops.cpp has scalarized it already) */
-        if (!added && scalarize_wanted() && scalarizing_pays(wgs[i].fn) &&
+        if (!added && scalarizing_pays(wgs[i].fn) &&
             cc_vector_accesses_follow_lanes(wgs[i].fn))
             cc_scalarize_work_items(wgs[i].fn);
         bool unsuitable;
