@@ -155,10 +155,11 @@ VLOAD_HALF_AS(__private)
 
 /* stores: a float's default rounding (and _rte) by LLVM's conversion,
  * round-to-nearest-even (F16C's vcvtps2ph where the host has it); the
- * directed ones, and every rounding of a double, by to_half. (LLVM turns
- * double -> half into libgcc's __truncdfhf2, which raises the inexact
- * and underflow flags through the x87 environment: 85% of the CTS's
- * test_half run was spent there.) */
+ * directed ones, and every rounding of a double, by to_half. (x86 has no
+ * double -> half instruction: LLVM calls __truncdfhf2 once per lane --
+ * libgcc's went through the x87 environment, 85% of the CTS's test_half
+ * run; the JIT now binds compiler/half.c's -- while to_half is integer
+ * code the loop vectorizer takes whole.) */
 #define VSTORE_HALF_MODE(T, CONVERT, SUFFIX, MODE, AS)                                        \
     OVL void vstore_half##SUFFIX(T data, size_t offset, AS half *p)                           \
     {                                                                                         \
