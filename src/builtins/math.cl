@@ -18,14 +18,23 @@
 /* --- functions LLVM has (vector) intrinsics for --- */
 
 #define INTRINSIC1(T)                                                                         \
+    OVL T acos(T x) { return __builtin_elementwise_acos(x); }                                 \
+    OVL T asin(T x) { return __builtin_elementwise_asin(x); }                                 \
     OVL T atan(T x) { return __builtin_elementwise_atan(x); }                                 \
     OVL T ceil(T x) { return __builtin_elementwise_ceil(x); }                                 \
     OVL T cos(T x) { return __builtin_elementwise_cos(x); }                                   \
+    OVL T cosh(T x) { return __builtin_elementwise_cosh(x); }                                 \
+    OVL T exp(T x) { return __builtin_elementwise_exp(x); }                                   \
+    OVL T exp2(T x) { return __builtin_elementwise_exp2(x); }                                 \
     OVL T fabs(T x) { return __builtin_elementwise_abs(x); }                                  \
     OVL T floor(T x) { return __builtin_elementwise_floor(x); }                               \
+    OVL T log(T x) { return __builtin_elementwise_log(x); }                                   \
+    OVL T log2(T x) { return __builtin_elementwise_log2(x); }                                 \
+    OVL T log10(T x) { return __builtin_elementwise_log10(x); }                               \
     OVL T rint(T x) { return __builtin_elementwise_rint(x); }                                 \
     OVL T round(T x) { return __builtin_elementwise_round(x); }                               \
     OVL T sin(T x) { return __builtin_elementwise_sin(x); }                                   \
+    OVL T sinh(T x) { return __builtin_elementwise_sinh(x); }                                 \
     OVL T sqrt(T x) { return __builtin_elementwise_sqrt(x); }                                 \
     OVL T tan(T x) { return __builtin_elementwise_tan(x); }                                   \
     OVL T tanh(T x) { return __builtin_elementwise_tanh(x); }                                 \
@@ -34,6 +43,7 @@
     /* fmax/fmin: a NaN argument yields the other one, as llvm.maxnum does */                  \
     OVL T fmax(T x, T y) { return __builtin_elementwise_max(x, y); }                          \
     OVL T fmin(T x, T y) { return __builtin_elementwise_min(x, y); }                          \
+    OVL T pow(T x, T y) { return __builtin_elementwise_pow(x, y); }                           \
     OVL T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }                   \
     /* mad may be computed either way; contraction makes it one fma on FMA hosts */            \
     OVL T mad(T a, T b, T c) { return a * b + c; }                                            \
@@ -89,21 +99,20 @@ DOUBLEN(INTRINSIC1)
  * variants, or back into a C library call per lane where there is none
  * (src/compiler/vecmath.c): float4 code gets vector math too, which the
  * loop vectorizer (it leaves vector-typed loops alone) would not give it. */
-#define VMATH_ONE(T, S, F, STORAGE, NAME, N, ARGS, PARAMS)                                    \
+#define VMATH_ONE(T, S, F, N, ARGS, PARAMS)                                                   \
     T##N cpucl_vmath_##F##_##T##N PARAMS __asm__("cpucl.vmath." #F ".v" #N S)                \
         __attribute__((const));                                                               \
-    STORAGE OVL T##N NAME PARAMS { return cpucl_vmath_##F##_##T##N ARGS; }
-/* the vector overloads of F, named NAME */
-#define VMATH_NAMED(T, S, F, STORAGE, NAME, ARGS, PARAMS)                                     \
-    VMATH_ONE(T, S, F, STORAGE, NAME, 2, ARGS, PARAMS(T##2))                                  \
-    VMATH_ONE(T, S, F, STORAGE, NAME, 3, ARGS, PARAMS(T##3))                                  \
-    VMATH_ONE(T, S, F, STORAGE, NAME, 4, ARGS, PARAMS(T##4))                                  \
-    VMATH_ONE(T, S, F, STORAGE, NAME, 8, ARGS, PARAMS(T##8))                                  \
-    VMATH_ONE(T, S, F, STORAGE, NAME, 16, ARGS, PARAMS(T##16))
+    OVL T##N F PARAMS { return cpucl_vmath_##F##_##T##N ARGS; }
+#define VMATH(T, S, F, ARGS, PARAMS)                                                          \
+    VMATH_ONE(T, S, F, 2, ARGS, PARAMS(T##2))                                                 \
+    VMATH_ONE(T, S, F, 3, ARGS, PARAMS(T##3))                                                 \
+    VMATH_ONE(T, S, F, 4, ARGS, PARAMS(T##4))                                                 \
+    VMATH_ONE(T, S, F, 8, ARGS, PARAMS(T##8))                                                 \
+    VMATH_ONE(T, S, F, 16, ARGS, PARAMS(T##16))
 #define ONE_PARAM(V) (V x)
 #define TWO_PARAMS(V) (V x, V y)
-#define VMATH1(T, S, F) VMATH_NAMED(T, S, F, , F, (x), ONE_PARAM)
-#define VMATH2(T, S, F) VMATH_NAMED(T, S, F, , F, (x, y), TWO_PARAMS)
+#define VMATH1(T, S, F) VMATH(T, S, F, (x), ONE_PARAM)
+#define VMATH2(T, S, F) VMATH(T, S, F, (x, y), TWO_PARAMS)
 
 #define LIBM1(F)                                                                              \
     OVL float F(float x) { return __builtin_##F##f(x); }                                      \
@@ -116,163 +125,15 @@ DOUBLEN(INTRINSIC1)
     VMATH2(float, "f32", F)                                                                   \
     VMATH2(double, "f64", F)
 
+LIBM1(acosh)
 LIBM1(asinh)
+LIBM1(atanh)
 LIBM1(erf)
+LIBM1(erfc)
+LIBM1(exp10)
+LIBM1(expm1)
 LIBM2(atan2)
 LIBM2(hypot)
-
-/* libm_F: the C library's F for every float and double type, which the
- * functions below call on the arguments it is fast for. */
-#define LIBM1_RAW(F)                                                                          \
-    static OVL float libm_##F(float x) { return __builtin_##F##f(x); }                        \
-    static OVL double libm_##F(double x) { return __builtin_##F(x); }                         \
-    VMATH_NAMED(float, "f32", F, static, libm_##F, (x), ONE_PARAM)                            \
-    VMATH_NAMED(double, "f64", F, static, libm_##F, (x), ONE_PARAM)
-LIBM1_RAW(acosh)
-LIBM1_RAW(atanh)
-LIBM1_RAW(erfc)
-LIBM1_RAW(exp10)
-LIBM1_RAW(expm1)
-
-/* --- the inputs glibc's vector functions leave to the scalar ones ---
- *
- * libmvec's vector functions compute the lanes they have no vector code
- * for (asin of |x| > 1, exp that overflows or underflows, log of x <= 0,
- * pow of a negative x, ...) by calling the scalar C function once for each
- * such lane; for asin, acos, acosh, atanh, sinh and cosh that is glibc's
- * SVID wrapper, which raises the exception and sets errno through
- * __kernel_standard. A kernel whose inputs were half outside the domain
- * ran 5-15 times slower than one inside it (float asin: 1.4 -> 21 ms for
- * 4 Mi items). So the inputs whose result OpenCL C 7.5.1 fixes (NaN,
- * +-inf, +-0, -1) get it here, and the call gets a harmless argument
- * instead: the vector code stays on its fast path. Inside the domain the
- * test costs a few instructions a vector: measured compute-bound on AVX2,
- * float exp, asin and cosh 20-28% slower, erfc 16%, pow 9% (SLEEF's exp,
- * which computes every lane in vector code, was slower still: 63 ms
- * against 56 guarded and 43 unguarded).
- *
- * Left to the scalar function are the bands where libmvec's vector code
- * stops short of the thresholds below: float exp and exp10 from 87.3 and
- * 37.9 in magnitude (their overflow and denormal results), sinh and cosh
- * of 87.3 < |x| <= 89.5, log2 of denormals: rare, and still correct. Not
- * guarded: what SLEEF computes on AVX2 hosts (vecmath.c): float exp2, log
- * and log10, double exp and expm1.
- *
- * The thresholds are where the correctly rounded result is already the
- * special value: exp: e^-104 < 2^-150 (rounds to 0); exp2: 2^-1075;
- * exp10: 10^-45.2 < 2^-150, 10^-323.7 < 2^-1075; expm1: e^89 > FLT_MAX,
- * and -1 + e^-89 rounds to -1; erfc: erfc(10.1) < 2^-150, erfc(27.3) <
- * 2^-1075; sinh and cosh: e^89.5 / 2 > FLT_MAX, e^710.5 / 2 > DBL_MAX. */
-
-/* Whether lo <= x <= hi (hi >= 0), tested on x's bits: with a float
- * comparison, the optimizer sees the test that chooses the result made
- * twice and passes the function x itself (it did for cosh). R is the type
- * of a comparison of two F##N. */
-#define WITHIN(F, U, R, N, SIGN)                                                              \
-    static OVL R##N within(F##N x, F lo, F hi)                                                \
-    {                                                                                         \
-        U##N u = as_##U##N(x);                                                                \
-        if (lo >= (F)0)                                                                       \
-            return u - (U##N)as_##U(lo) <= (U##N)(as_##U(hi) - as_##U(lo));                   \
-        if (lo == -hi)                                                                        \
-            return (u & (U##N)~SIGN) <= (U##N)as_##U(hi);                                     \
-        U##N bound = u >= (U##N)SIGN ? (U##N)as_##U(-lo) : (U##N)as_##U(hi);                  \
-        return (u & (U##N)~SIGN) <= bound;                                                    \
-    }                                                                                         \
-    /* x, or |x| for a finite negative x */                                                   \
-    static OVL F##N magnitude_if_negative(F##N x)                                             \
-    {                                                                                         \
-        U##N u = as_##U##N(x), m = u & (U##N)~SIGN;                                           \
-        return as_##F##N(u > (U##N)SIGN && m < (U##N)as_##U((F)INFINITY) ? m : u);            \
-    }
-
-/* NaN outside [-1, 1] */
-#define GUARD_UNIT(F, N, FN, CALL)                                                            \
-    OVL F##N FN(F##N x)                                                                       \
-    {                                                                                         \
-        F##N r = CALL(within(x, (F)-1, (F)1) ? x : (F##N)0);                                  \
-        return fabs(x) <= (F##N)1 ? r : (F##N)NAN;                                            \
-    }
-/* +-inf beyond HI (the sign of x for sinh), NaN for NaN */
-#define GUARD_HYPERBOLIC(F, N, FN, SIGNED, HI)                                                \
-    OVL F##N FN(F##N x)                                                                       \
-    {                                                                                         \
-        F##N r = __builtin_elementwise_##FN(within(x, (F)-HI, (F)HI) ? x : (F##N)0);          \
-        return fabs(x) <= (F##N)HI ? r : SIGNED * (F##N)INFINITY;                             \
-    }
-/* Beyond +-H: +inf above, LOW below, NaN for NaN (x * inf). The bound is
- * where the function underflows: the band up to it where it overflows
- * is left to the C library (symmetric, the test is half the work). */
-#define GUARD_EXPONENTIAL(F, N, FN, CALL, H, LOW)                                             \
-    OVL F##N FN(F##N x)                                                                       \
-    {                                                                                         \
-        F##N r = CALL(within(x, (F)-H, (F)H) ? x : (F##N)0);                                  \
-        F##N special = x < (F##N)0 ? (F##N)LOW : x * (F##N)INFINITY;                          \
-        return fabs(x) <= (F##N)H ? r : special;                                              \
-    }
-/* x < 0: NaN; +-0: -inf; +inf and NaN: themselves (denormals are left to
- * the C library) */
-#define GUARD_LOGARITHM(F, N, FN, TRUE_MIN, MAX)                                              \
-    OVL F##N FN(F##N x)                                                                       \
-    {                                                                                         \
-        F##N r = __builtin_elementwise_##FN(within(x, (F)TRUE_MIN, (F)MAX) ? x : (F##N)1);    \
-        F##N special = x == (F##N)0 ? (F##N)-INFINITY : x > (F##N)0 ? x : (F##N)NAN;          \
-        return x > (F##N)0 && x <= (F##N)MAX ? r : special;                                   \
-    }
-#define GUARDED(F, U, R, N, SIGN, TRUE_MIN, MAX, EXP10_H, ERFC_HI, HYP_HI)                    \
-    WITHIN(F, U, R, N, SIGN)                                                                  \
-    GUARD_UNIT(F, N, asin, __builtin_elementwise_asin)                                        \
-    GUARD_UNIT(F, N, acos, __builtin_elementwise_acos)                                        \
-    /* acosh(1) is one of the inputs libmvec's vector code leaves out */                      \
-    OVL F##N acosh(F##N x)                                                                    \
-    {                                                                                         \
-        F##N r = libm_acosh(within(x, (F)1, (F)INFINITY) ? x : (F##N)2);                      \
-        return x >= (F##N)1 ? r : (F##N)NAN;                                                  \
-    }                                                                                         \
-    /* atanh(+-1) = +-inf */                                                                  \
-    OVL F##N atanh(F##N x)                                                                    \
-    {                                                                                         \
-        F##N r = libm_atanh(within(x, (F)-1, (F)1) && fabs(x) != (F##N)1 ? x : (F##N)0);      \
-        F##N special = fabs(x) == (F##N)1 ? x * (F##N)INFINITY : (F##N)NAN;                   \
-        return fabs(x) < (F##N)1 ? r : special;                                               \
-    }                                                                                         \
-    GUARD_HYPERBOLIC(F, N, sinh, x, HYP_HI)                                                   \
-    GUARD_HYPERBOLIC(F, N, cosh, fabs(x), HYP_HI)                                             \
-    GUARD_EXPONENTIAL(F, N, exp10, libm_exp10, EXP10_H, 0)                                    \
-    GUARD_LOGARITHM(F, N, log2, TRUE_MIN, MAX)                                                \
-    OVL F##N erfc(F##N x)                                                                     \
-    {                                                                                         \
-        F##N r = libm_erfc(within(x, (F)-INFINITY, (F)ERFC_HI) ? x : (F##N)0);                \
-        return x <= (F##N)ERFC_HI ? r : x > (F##N)0 ? (F##N)0 : x;                            \
-    }                                                                                         \
-    /* A finite negative x: |x|^y, negated for an odd integer y, NaN for a                    \
-     * y that is no integer (C99 F.9.4.4; -inf, +-0 and the rest stay with                    \
-     * the C library). Every integer y of magnitude 2^24 (2^53) and more is                   \
-     * even, and so is +-inf: y / 2 is then an integer too. */                                \
-    OVL F##N pow(F##N x, F##N y)                                                              \
-    {                                                                                         \
-        F##N r = __builtin_elementwise_pow(magnitude_if_negative(x), y);                      \
-        F##N half_y = y * (F##N)0.5;                                                          \
-        F##N negated = y == rint(y) ? (half_y == rint(half_y) ? r : -r) : (F##N)NAN;          \
-        return x < (F##N)0 && x > (F##N)-INFINITY ? negated : r;                              \
-    }
-#define FLOAT_GUARDED(F, N)                                                                   \
-    GUARDED(float, uint, int, N, 0x80000000u, 0x1p-149f, FLT_MAX, 45.2f, 10.1f, 89.5f)        \
-    GUARD_EXPONENTIAL(float, N, exp, __builtin_elementwise_exp, 104.0f, 0)                    \
-    OVL float##N exp2(float##N x) { return __builtin_elementwise_exp2(x); }                   \
-    GUARD_EXPONENTIAL(float, N, expm1, libm_expm1, 89.0f, -1)                                 \
-    OVL float##N log(float##N x) { return __builtin_elementwise_log(x); }                     \
-    OVL float##N log10(float##N x) { return __builtin_elementwise_log10(x); }
-#define DOUBLE_GUARDED(F, N)                                                                  \
-    GUARDED(double, ulong, long, N, 0x8000000000000000ul, 0x1p-1074, DBL_MAX, 323.7, 27.3,    \
-            710.5)                                                                            \
-    GUARD_EXPONENTIAL(double, N, exp2, __builtin_elementwise_exp2, 1075.0, 0)                 \
-    OVL double##N exp(double##N x) { return __builtin_elementwise_exp(x); }                   \
-    OVL double##N expm1(double##N x) { return libm_expm1(x); }                                \
-    GUARD_LOGARITHM(double, N, log, 0x1p-1074, DBL_MAX)                                       \
-    GUARD_LOGARITHM(double, N, log10, 0x1p-1074, DBL_MAX)
-WIDTHS(FLOAT_GUARDED, float)
-WIDTHS(DOUBLE_GUARDED, double)
 
 /* Only double goes to the C library for these; float is computed below. */
 #define LIBM1_DOUBLE(F)                                                                       \

@@ -126,6 +126,13 @@ bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
  * functions without an accurate vector variant; the JIT binds them */
 const struct cc_runtime_symbol *cc_lanes_symbols(unsigned *count);
 bool cc_is_lanes_symbol(const char *name);
+/* guards.c: vector variants that keep libmvec's functions off their
+ * lane-by-lane path, and the guarded scalar functions, bound by the JIT;
+ * cc_guard_variant names the wrapper of libmvec's function of stem, ISA
+ * (vecmath.c's index) and type, if there is one */
+const struct cc_runtime_symbol *cc_guard_symbols(unsigned *count);
+bool cc_guard_variant(const char *stem, int isa, bool is_double, char *out, size_t size);
+bool cc_is_guard_symbol(const char *name);
 /* half.c: a fast __truncdfhf2 (double -> half), bound by the JIT in place
  * of libgcc's */
 const struct cc_runtime_symbol *cc_half_symbols(unsigned *count);

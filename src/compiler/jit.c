@@ -98,16 +98,18 @@ static LLVMOrcCSymbolMapPair runtime_symbol(const char *name, void *address)
     return pair;
 }
 
-/* printf's forwarder, device-side enqueue's functions (enqueue.c) and the
- * per-lane math variants with the race-free lgamma (lanes.c). */
+/* printf's forwarder, device-side enqueue's functions (enqueue.c), the
+ * per-lane math variants with the race-free lgamma (lanes.c), double ->
+ * half (half.c) and the guarded math functions (guards.c). */
 static LLVMErrorRef define_runtime_symbols(void)
 {
-    unsigned count, lanes_count, half_count;
+    unsigned count, lanes_count, half_count, guard_count;
     const struct cc_runtime_symbol *enqueue = cc_enqueue_symbols(&count);
     const struct cc_runtime_symbol *lanes = cc_lanes_symbols(&lanes_count);
     const struct cc_runtime_symbol *half = cc_half_symbols(&half_count);
-    LLVMOrcCSymbolMapPair pairs[64];
-    if (1 + count + lanes_count + half_count > sizeof pairs / sizeof pairs[0])
+    const struct cc_runtime_symbol *guard = cc_guard_symbols(&guard_count);
+    LLVMOrcCSymbolMapPair pairs[256];
+    if (1 + count + lanes_count + half_count + guard_count > sizeof pairs / sizeof pairs[0])
         abort(); /* tables larger than this array are a bug here */
     unsigned n = 0;
     pairs[n++] = runtime_symbol(CC_PRINTF_SYMBOL, (void *)forward_printf);
@@ -117,6 +119,8 @@ static LLVMErrorRef define_runtime_symbols(void)
         pairs[n++] = runtime_symbol(lanes[i].name, lanes[i].address);
     for (unsigned i = 0; i < half_count; i++)
         pairs[n++] = runtime_symbol(half[i].name, half[i].address);
+    for (unsigned i = 0; i < guard_count; i++)
+        pairs[n++] = runtime_symbol(guard[i].name, guard[i].address);
     return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit),
                                  LLVMOrcAbsoluteSymbols(pairs, n));
 }

@@ -35,7 +35,11 @@
  * library has it, so an older glibc or no SLEEF means fewer vectorized
  * calls, never an unresolved symbol. Where neither library has an accurate
  * variant (double remainder and tgamma, lgamma), lanes.c's call the C
- * library per lane: the loop around the call still vectorizes.
+ * library per lane: the loop around the call still vectorizes. Where a
+ * libmvec variant is chosen and guards.c has a wrapper of it, the wrapper
+ * is named instead: it keeps the lanes libmvec would compute with a call
+ * of the scalar function each (asin of |x| > 1, exp that overflows, ...)
+ * off that slow path.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -63,11 +67,6 @@
  *          (d) and 2.105 (b) of 2, so d only (e unmeasured: no AVX-512
  *          host); double 2.35 (b, d) of 2, and SLEEF's is infinite from
  *          about 1e307: scalar.
- *   exp2   float: SLEEF's, though libmvec's are accurate: they leave |x| >
- *          126 to the scalar function, one lane at a time (5 times slower
- *          with half the inputs there), and SLEEF's computes every lane in
- *          vector code, 15% slower inside the range (twelfth session;
- *          math.cl's guards against such lanes cost more for exp2).
  * An ISA left out here means the call stays scalar (or another ISA's
  * variant serves when the host has it: the vectorizer takes any listed
  * width). */
@@ -92,7 +91,7 @@ static const struct function {
     {"acosh", NULL, 1, "bde", "bde", "", ""},
     {"atanh", NULL, 1, "bde", "bde", "", ""},
     {"exp", "llvm.exp", 1, "de", "", "fd", ""},
-    {"exp2", "llvm.exp2", 1, "", "bde", "f", ""},
+    {"exp2", "llvm.exp2", 1, "bde", "bde", "", ""},
     {"exp10", "llvm.exp10", 1, "bd", "bde", "fd", ""},
     {"expm1", NULL, 1, "bde", "e", "fd", ""},
     {"log", "llvm.log", 1, "", "bde", "fd", ""},
@@ -149,7 +148,10 @@ static void find_variants(void)
                 const struct function *fn = &functions[f];
                 vector_name(name, sizeof name, fn, &isas[i], d);
                 const char *accurate = d ? fn->double_isas : fn->float_isas;
-                if (!(libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))) {
+                if (libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))
+                    /* guards.c's wrapper, where it has one, in its place */
+                    cc_guard_variant(fn->stem, i, d, name, sizeof name);
+                else {
                     snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
                              isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
                     if (!(strchr(fn->sleef, d ? 'd' : 'f') && sleef && dlsym(sleef, name))) {
@@ -171,7 +173,8 @@ bool cc_is_vmath_call(const char *name)
 
 bool cc_vecmath_symbol(const char *name)
 {
-    return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6) || cc_is_lanes_symbol(name);
+    return !strncmp(name, "_ZGV", 4) || !strncmp(name, "Sleef_", 6) || cc_is_lanes_symbol(name) ||
+           cc_is_guard_symbol(name);
 }
 
 /* Which function and type a call computes: llvm.sin.f32, sinf, sin... */
