@@ -129,12 +129,6 @@ LOGARITHM(g_log10, double, log10, 0x1.fffffffffffffp1023)
 
 /* --- the vector wrappers --- */
 
-typedef float f4 __attribute__((vector_size(16)));
-typedef float f8 __attribute__((vector_size(32)));
-typedef float f16 __attribute__((vector_size(64)));
-typedef double d2 __attribute__((vector_size(16)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef double d8 __attribute__((vector_size(64)));
 typedef int i4 __attribute__((vector_size(16)));
 typedef int i8 __attribute__((vector_size(32)));
 typedef int i16 __attribute__((vector_size(64)));

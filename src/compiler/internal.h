@@ -122,6 +122,15 @@ void cc_lower_vector_math_in(LLVMValueRef fn, bool use_variants);
 bool cc_is_vmath_call(const char *name);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 
+/* The vectors of the x86-64 vector function ABI's ISAs (SSE, AVX2,
+ * AVX-512), for lanes.c's and guards.c's variants (GCC vector types) */
+typedef float f4 __attribute__((vector_size(16)));
+typedef float f8 __attribute__((vector_size(32)));
+typedef float f16 __attribute__((vector_size(64)));
+typedef double d2 __attribute__((vector_size(16)));
+typedef double d4 __attribute__((vector_size(32)));
+typedef double d8 __attribute__((vector_size(64)));
+
 /* lanes.c: per-lane vector variants (and a race-free lgamma) for the
  * functions without an accurate vector variant; the JIT binds them */
 const struct cc_runtime_symbol *cc_lanes_symbols(unsigned *count);

@@ -32,12 +32,6 @@ static double lgamma_double(double x)
     return lgamma_r(x, &sign);
 }
 
-typedef float f4 __attribute__((vector_size(16)));
-typedef float f8 __attribute__((vector_size(32)));
-typedef float f16 __attribute__((vector_size(64)));
-typedef double d2 __attribute__((vector_size(16)));
-typedef double d4 __attribute__((vector_size(32)));
-typedef double d8 __attribute__((vector_size(64)));
 
 /* NAME(V x) = (F(x[0]), F(x[1]), ...), compiled for TARGET's registers */
 #define LANES1(NAME, V, E, TARGET, F)                                                              \
