@@ -274,7 +274,6 @@ static const struct cc_runtime_symbol symbols[] = {
     {"log10", (void *)g_log10},
 };
 #undef FUNCTION
-enum { NUM_WRAPPERS = NUM_GUARDED * 6 };
 
 #define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D)                        \
     {#STEM,                                                                                        \
@@ -293,16 +292,12 @@ static const struct {
 
 static void find_libmvec(void)
 {
-    static const char isa_letters[] = "bde";
-    static const unsigned float_lanes[] = {4, 8, 16};
     void *libmvec = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_LOCAL);
     for (int f = 0; f < NUM_GUARDED; f++)
         for (int i = 0; i < 3; i++)
             for (int d = 0; d < 2; d++) {
                 char name[48];
-                snprintf(name, sizeof name, "_ZGV%cN%u%s_%s%s", isa_letters[i],
-                         float_lanes[i] / (d ? 2 : 1), functions[f].arity == 2 ? "vv" : "v",
-                         functions[f].stem, d ? "" : "f");
+                cc_libmvec_name(name, sizeof name, functions[f].stem, functions[f].arity, i, d);
                 void *found = libmvec ? dlsym(libmvec, name) : NULL;
                 libmvec_function[f][i][d] = found ? found : functions[f].lanes[i][d];
             }
@@ -317,15 +312,14 @@ const struct cc_runtime_symbol *cc_guard_symbols(unsigned *count)
     return symbols;
 }
 
-/* The name of the wrapper of libmvec's function of stem, ISA (0 SSE, 1
- * AVX2, 2 AVX-512) and type (asin, 1, float: cpucl_guard_asinf_avx2);
- * false if there is none. */
-bool cc_guard_variant(const char *stem, int isa, bool is_double, char *out, size_t size)
+/* The name of the wrapper of libmvec's function of stem, ISA suffix and
+ * type (asin, avx2, float: cpucl_guard_asinf_avx2); false if there is
+ * none. */
+bool cc_guard_variant(const char *stem, const char *isa, bool is_double, char *out, size_t size)
 {
-    static const char *const isa_names[] = {"sse2", "avx2", "avx512f"};
     for (int f = 0; f < NUM_GUARDED; f++)
-        if (!strcmp(functions[f].stem, stem) && isa >= 0 && isa < 3) {
-            snprintf(out, size, "cpucl_guard_%s%c_%s", stem, is_double ? 'd' : 'f', isa_names[isa]);
+        if (!strcmp(functions[f].stem, stem)) {
+            snprintf(out, size, "cpucl_guard_%s%c_%s", stem, is_double ? 'd' : 'f', isa);
             return true;
         }
     return false;

@@ -121,6 +121,9 @@ void cc_lower_vector_math(LLVMModuleRef module, bool use_variants);
 void cc_lower_vector_math_in(LLVMValueRef fn, bool use_variants);
 bool cc_is_vmath_call(const char *name);
 bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
+/* libmvec's name of the vector function of stem and arity for ISA (0 SSE,
+ * 1 AVX2, 2 AVX-512) and type: asin, 1, 1, float: _ZGVdN8v_asinf */
+void cc_libmvec_name(char *out, size_t size, const char *stem, int arity, int isa, bool is_double);
 
 /* The vectors of the x86-64 vector function ABI's ISAs (SSE, AVX2,
  * AVX-512), for lanes.c's and guards.c's variants (GCC vector types) */
@@ -138,9 +141,9 @@ bool cc_is_lanes_symbol(const char *name);
 /* guards.c: vector variants that keep libmvec's functions off their
  * lane-by-lane path, and the guarded scalar functions, bound by the JIT;
  * cc_guard_variant names the wrapper of libmvec's function of stem, ISA
- * (vecmath.c's index) and type, if there is one */
+ * (its suffix: sse2, avx2, avx512f) and type, if there is one */
 const struct cc_runtime_symbol *cc_guard_symbols(unsigned *count);
-bool cc_guard_variant(const char *stem, int isa, bool is_double, char *out, size_t size);
+bool cc_guard_variant(const char *stem, const char *isa, bool is_double, char *out, size_t size);
 bool cc_is_guard_symbol(const char *name);
 /* half.c: a fast __truncdfhf2 (double -> half), bound by the JIT in place
  * of libgcc's */

@@ -125,11 +125,11 @@ enum { NUM_ISAS = sizeof isas / sizeof isas[0] };
 static char variant[NUM_FUNCTIONS][NUM_ISAS][2][40];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void vector_name(char *out, size_t size, const struct function *f, const struct isa *isa,
-                        bool is_double)
+void cc_libmvec_name(char *out, size_t size, const char *stem, int arity, int isa, bool is_double)
 {
-    snprintf(out, size, "_ZGV%cN%u%s_%s%s", isa->letter, isa->float_lanes / (is_double ? 2 : 1),
-             f->arity == 2 ? "vv" : "v", f->stem, is_double ? "" : "f");
+    snprintf(out, size, "_ZGV%cN%u%s_%s%s", isas[isa].letter,
+             isas[isa].float_lanes / (is_double ? 2 : 1), arity == 2 ? "vv" : "v", stem,
+             is_double ? "" : "f");
 }
 
 static void find_variants(void)
@@ -146,11 +146,11 @@ static void find_variants(void)
                 if (!strstr(host->features, isas[i].feature))
                     continue;
                 const struct function *fn = &functions[f];
-                vector_name(name, sizeof name, fn, &isas[i], d);
+                cc_libmvec_name(name, sizeof name, fn->stem, fn->arity, i, d);
                 const char *accurate = d ? fn->double_isas : fn->float_isas;
                 if (libmvec && strchr(accurate, isas[i].letter) && dlsym(libmvec, name))
                     /* guards.c's wrapper, where it has one, in its place */
-                    cc_guard_variant(fn->stem, i, d, name, sizeof name);
+                    cc_guard_variant(fn->stem, isas[i].sleef, d, name, sizeof name);
                 else {
                     snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
                              isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
