@@ -80,20 +80,20 @@
         return (ulong)x > (ulong)MAX_##D ? (D)MAX_##D : (D)x;                                 \
     }
 
-/* floating point -> integer: rounded first, then cast or clamped; the
- * bounds compare as double, where 2^bits is exact */
+/* floating point -> integer: rounded first, then cast or clamped. The
+ * bounds compare in the source type, where 2^bits is exact (inf for half
+ * from 2^16, above every finite half); one select each, so that a loop of
+ * them vectorizes at the source's width (in double, a float -> uchar
+ * saturation ran at two thirds of PoCL's speed). */
 #define FLOAT_TO_INT(D, S, R)                                                                 \
     OVL D convert_##D##R(S x) { return (D)ROUND_##R(x); }                                     \
     OVL D convert_##D##_sat##R(S x)                                                           \
     {                                                                                         \
-        if (isnan(x))                                                                         \
-            return (D)0;                                                                      \
-        double r = (double)ROUND_##R(x);                                                      \
-        if (r >= TOP_##D)                                                                     \
-            return (D)MAX_##D;                                                                \
-        if (r <= (IS_SIGNED_##D ? -TOP_##D : 0.0))                                            \
-            return (D)MIN_##D;                                                                \
-        return (D)r;                                                                          \
+        S r = ROUND_##R(x);                                                                   \
+        D v = r >= (S)TOP_##D ? (D)MAX_##D                                                    \
+              : r <= (IS_SIGNED_##D ? -(S)TOP_##D : (S)0) ? (D)MIN_##D                        \
+                                                          : (D)r;                             \
+        return isnan(x) ? (D)0 : v;                                                           \
     }
 
 /* The step from a round-to-nearest result f toward the asked direction,

@@ -8,11 +8,13 @@
  * of exp10f and logf on AVX-512). Also cbrt (glibc's double one is refined
  * here), log1p (libmvec's AVX2 float variant; SLEEF's for double below
  * 2^60, log above), tgamma (float computed in double by the library,
- * double the C library's) and rootn for double. Then the functions that
- * the library computes inline so that they vectorize (logb, ilogb,
- * nextafter, ldexp, float and double; fmod, remainder and remquo, float):
- * exactly the C library's results, over the same sweeps and every special
- * value. */
+ * double the C library's), rootn for double, and the pi functions (float
+ * sinpi, cospi, tanpi from polynomials, asinpi & co. from the float
+ * functions), with the exact values 7.5.1 gives them. Then the functions
+ * that the library computes inline so that they vectorize (logb, ilogb,
+ * nextafter, ldexp, frexp, float and double; fmod, remainder and remquo,
+ * float): exactly the C library's results, over the same sweeps and every
+ * special value. */
 #include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,6 +25,48 @@
 typedef long double (*reference1)(long double);
 typedef long double (*reference2)(long double, long double);
 
+/* sin(pi x) and cos(pi x) in long double: reduced exactly to t in
+ * [0, 1/4] (Sterbenz), where sinl and cosl of pi t are well conditioned;
+ * glibc has no sinpil */
+static const long double pi_l = 3.141592653589793238462643383279502884L;
+/* r in [0, 1/2] with sin(pi x) = s sin(pi r) (sine) or cos(pi x) = s cos(pi r) */
+static long double pi_reduce(long double x, bool sine, long double *s)
+{
+    long double a = fabsl(x), r = a - 2 * floorl(a / 2); /* [0, 2) */
+    *s = sine && signbit(x) ? -1 : 1;
+    if (r >= 1)
+        r -= 1, *s = -*s;
+    if (r > 0.5L)
+        r = 1 - r, *s = sine ? *s : -*s;
+    return r;
+}
+static long double sinpi_ref(long double x)
+{
+    long double s, r = pi_reduce(x, true, &s);
+    return s * (r <= 0.25L ? sinl(pi_l * r) : cosl(pi_l * (0.5L - r)));
+}
+static long double cospi_ref(long double x)
+{
+    long double s, r = pi_reduce(x, false, &s);
+    return s * (r <= 0.25L ? cosl(pi_l * r) : sinl(pi_l * (0.5L - r)));
+}
+static long double tanpi_ref(long double x)
+{
+    return sinpi_ref(x) / cospi_ref(x);
+}
+static long double asinpi_ref(long double x)
+{
+    return asinl(x) / pi_l;
+}
+static long double acospi_ref(long double x)
+{
+    return acosl(x) / pi_l;
+}
+static long double atanpi_ref(long double x)
+{
+    return atanl(x) / pi_l;
+}
+
 static const struct function {
     const char *name;
     int arity;
@@ -30,15 +74,23 @@ static const struct function {
     reference1 one;
     reference2 two;
 } functions[] = {
-    {"sin", 1, 4, sinl, NULL},     {"cos", 1, 4, cosl, NULL},     {"tan", 1, 5, tanl, NULL},
-    {"asin", 1, 4, asinl, NULL},   {"acos", 1, 4, acosl, NULL},   {"atan", 1, 5, atanl, NULL},
-    {"sinh", 1, 4, sinhl, NULL},   {"cosh", 1, 4, coshl, NULL},   {"tanh", 1, 5, tanhl, NULL},
-    {"asinh", 1, 4, asinhl, NULL}, {"acosh", 1, 4, acoshl, NULL}, {"atanh", 1, 5, atanhl, NULL},
-    {"exp", 1, 3, expl, NULL},     {"exp2", 1, 3, exp2l, NULL},   {"exp10", 1, 3, exp10l, NULL},
-    {"expm1", 1, 3, expm1l, NULL}, {"log", 1, 3, logl, NULL},     {"log2", 1, 3, log2l, NULL},
-    {"log10", 1, 3, log10l, NULL}, {"erf", 1, 16, erfl, NULL},    {"erfc", 1, 16, erfcl, NULL},
-    {"cbrt", 1, 2, cbrtl, NULL},   {"pow", 2, 16, NULL, powl},    {"atan2", 2, 6, NULL, atan2l},
-    {"hypot", 2, 4, NULL, hypotl}, {"log1p", 1, 2, log1pl, NULL}, {"tgamma", 1, 16, tgammal, NULL},
+    {"sin", 1, 4, sinl, NULL},          {"cos", 1, 4, cosl, NULL},
+    {"tan", 1, 5, tanl, NULL},          {"asin", 1, 4, asinl, NULL},
+    {"acos", 1, 4, acosl, NULL},        {"atan", 1, 5, atanl, NULL},
+    {"sinh", 1, 4, sinhl, NULL},        {"cosh", 1, 4, coshl, NULL},
+    {"tanh", 1, 5, tanhl, NULL},        {"asinh", 1, 4, asinhl, NULL},
+    {"acosh", 1, 4, acoshl, NULL},      {"atanh", 1, 5, atanhl, NULL},
+    {"exp", 1, 3, expl, NULL},          {"exp2", 1, 3, exp2l, NULL},
+    {"exp10", 1, 3, exp10l, NULL},      {"expm1", 1, 3, expm1l, NULL},
+    {"log", 1, 3, logl, NULL},          {"log2", 1, 3, log2l, NULL},
+    {"log10", 1, 3, log10l, NULL},      {"erf", 1, 16, erfl, NULL},
+    {"erfc", 1, 16, erfcl, NULL},       {"cbrt", 1, 2, cbrtl, NULL},
+    {"pow", 2, 16, NULL, powl},         {"atan2", 2, 6, NULL, atan2l},
+    {"hypot", 2, 4, NULL, hypotl},      {"log1p", 1, 2, log1pl, NULL},
+    {"tgamma", 1, 16, tgammal, NULL},   {"sinpi", 1, 4, sinpi_ref, NULL},
+    {"cospi", 1, 4, cospi_ref, NULL},   {"tanpi", 1, 6, tanpi_ref, NULL},
+    {"asinpi", 1, 5, asinpi_ref, NULL}, {"acospi", 1, 5, acospi_ref, NULL},
+    {"atanpi", 1, 5, atanpi_ref, NULL},
 };
 enum { NUM_FUNCTIONS = sizeof functions / sizeof functions[0], N = 1 << 16 };
 
@@ -539,6 +591,149 @@ static void check_ldexp(struct harness *h, const float *fa, const double *da)
     clReleaseProgram(program);
 }
 
+static const char *frexp_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define FREXP(T) kernel void frexp_##T(global const T *a, global T *out, global int *e)\\\n"
+    "{ size_t i = get_global_id(0); out[i] = frexp(a[i], e + i); }\n"
+    "FREXP(float)\nFREXP(double)\n";
+
+/* frexp (from the bits, math.cl): the C library's fraction bit for bit and
+ * its exponent (0 for inf and NaN, which C leaves unspecified), over the
+ * sweeps, zeros, infinities, NaN and the denormals. */
+static void check_frexp(struct harness *h, const float *fa, const double *da)
+{
+    static const double specials[] = {0.0,       -0.0,       INFINITY,  -INFINITY, NAN,
+                                      0x1p-149,  -0x1p-149,  0x1p-127,  0x1p-126,  0x1p-1074,
+                                      0x1p-1060, -0x1p-1023, 0x1p-1022, 1.0,       -0.75};
+    enum { SPECIALS = sizeof specials / sizeof specials[0] };
+    cl_program program = harness_build(h, frexp_source, NULL);
+    REQUIRE(program);
+    for (int is_double = 0; is_double < 2; is_double++) {
+        size_t size = is_double ? sizeof(double) : sizeof(float), global = N;
+        char *x = malloc(N * size), *out = malloc(N * size);
+        int *e = malloc(N * sizeof *e);
+        REQUIRE(x && out && e);
+        memcpy(x, is_double ? (const void *)da : fa, N * size);
+        for (int i = 0; i < SPECIALS; i++)
+            if (is_double)
+                ((double *)x)[i] = specials[i];
+            else
+                ((float *)x)[i] = (float)specials[i];
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
+        cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
+        cl_mem de = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof *e, NULL);
+        cl_kernel kernel = harness_kernel(program, is_double ? "frexp_double" : "frexp_float");
+        CHECK_OK(harness_args(kernel, 3, ARG(dx), ARG(dout), ARG(de)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, N * size, out, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, de, CL_TRUE, 0, N * sizeof *e, e, 0, NULL, NULL));
+        size_t bad = 0;
+        for (int i = 0; i < N; i++) {
+            int want_e;
+            bool ok;
+            if (is_double) {
+                double a = ((double *)x)[i], want = frexp(a, &want_e), got = ((double *)out)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+                want_e = isfinite(a) ? want_e : 0;
+            } else {
+                float a = ((float *)x)[i], want = frexpf(a, &want_e), got = ((float *)out)[i];
+                ok = same_bits(&got, &want, size, isnan(want), isnan(got));
+                want_e = isfinite(a) ? want_e : 0;
+            }
+            if (!(ok && e[i] == want_e) && bad++ < 3)
+                fprintf(stderr, "%s frexp item %d differs from the C library\n",
+                        is_double ? "double" : "float", i);
+        }
+        CHECK_NONE_WRONG(bad, is_double ? "double frexp" : "float frexp");
+        clReleaseKernel(kernel);
+        clReleaseMemObject(dx), clReleaseMemObject(dout), clReleaseMemObject(de);
+        free(x), free(out), free(e);
+    }
+    clReleaseProgram(program);
+}
+
+static const char *pi_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define PI(T) kernel void pi_##T(global const T *a, global T *s, global T *c, global T *t)\\\n"
+    "{ size_t i = get_global_id(0); s[i] = sinpi(a[i]); c[i] = cospi(a[i]); t[i] = tanpi(a[i]); }\n"
+    "PI(float)\nPI(double)\n";
+
+/* The exact values of OpenCL C 7.5.1 for sinpi, cospi and tanpi: at
+ * integers n, sinpi(n) = copysign(0, n), cospi(n) = (-1)^n, tanpi(n) =
+ * copysign(0, n) for even n and copysign(0, -n) for odd n; at n + 0.5,
+ * sinpi = (-1)^n, cospi = +0, tanpi = +inf for even n and -inf for odd
+ * n; NaN at +-inf and NaN. Sign bits included. */
+static void pi_wants(double x, double want[3])
+{
+    double n = floor(x);
+    bool odd = fmod(fabs(n), 2) == 1;
+    if (!isfinite(x)) {
+        want[0] = want[1] = want[2] = NAN;
+    } else if (x == n) {
+        want[0] = copysign(0.0, x), want[1] = odd ? -1.0 : 1.0;
+        want[2] = copysign(0.0, odd ? -x : x);
+    } else { /* x - n == 0.5 */
+        want[0] = odd ? -1.0 : 1.0, want[1] = 0.0, want[2] = odd ? -INFINITY : INFINITY;
+    }
+}
+static void check_pi_specials(struct harness *h)
+{
+    static const double x[] = {0.0,  -0.0,     1.0,       -1.0,    2.0,           -2.0,
+                               3.0,  -3.0,     0.5,       -0.5,    1.5,           -1.5,
+                               2.5,  -2.5,     0x1p24,    -0x1p24, 0x1.000002p23, -0x1.000002p23,
+                               1e30, INFINITY, -INFINITY, NAN,     0x1p52 + 1,    -0x1p52 - 1};
+    enum { X = sizeof x / sizeof x[0], FLOAT_X = X - 2 }; /* the last two are not floats */
+    cl_program program = harness_build(h, pi_source, NULL);
+    REQUIRE(program);
+    for (int is_double = 0; is_double < 2; is_double++) {
+        size_t size = is_double ? sizeof(double) : sizeof(float), global = is_double ? X : FLOAT_X;
+        char in[X * sizeof(double)], got[3][X * sizeof(double)];
+        for (size_t i = 0; i < global; i++)
+            if (is_double)
+                ((double *)in)[i] = x[i];
+            else
+                ((float *)in)[i] = (float)x[i];
+        cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * size, in);
+        cl_mem out[3];
+        for (int f = 0; f < 3; f++)
+            out[f] = harness_buffer(h, CL_MEM_WRITE_ONLY, global * size, NULL);
+        cl_kernel kernel = harness_kernel(program, is_double ? "pi_double" : "pi_float");
+        CHECK_OK(harness_args(kernel, 4, ARG(dx), ARG(out[0]), ARG(out[1]), ARG(out[2])));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL));
+        for (int f = 0; f < 3; f++)
+            CHECK_OK(clEnqueueReadBuffer(h->queue, out[f], CL_TRUE, 0, global * size, got[f], 0,
+                                         NULL, NULL));
+        size_t bad = 0;
+        for (size_t i = 0; i < global; i++) {
+            double want[3];
+            pi_wants(x[i], want);
+            for (int f = 0; f < 3; f++) {
+                bool ok;
+                if (is_double) {
+                    double g = ((double *)got[f])[i];
+                    ok = same_bits(&g, &want[f], size, isnan(want[f]), isnan(g));
+                } else {
+                    float g = ((float *)got[f])[i], w = (float)want[f];
+                    ok = same_bits(&g, &w, size, isnan(w), isnan(g));
+                }
+                if (!ok && bad++ < 5)
+                    fprintf(stderr, "%s %s(%a) is not %a\n", is_double ? "double" : "float",
+                            f == 0   ? "sinpi"
+                            : f == 1 ? "cospi"
+                                     : "tanpi",
+                            x[i], want[f]);
+            }
+        }
+        CHECK_NONE_WRONG(bad, is_double ? "double sinpi/cospi/tanpi exact values"
+                                        : "float sinpi/cospi/tanpi exact values");
+        clReleaseKernel(kernel);
+        clReleaseMemObject(dx);
+        for (int f = 0; f < 3; f++)
+            clReleaseMemObject(out[f]);
+    }
+    clReleaseProgram(program);
+}
+
 static const char *lgamma_source =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "kernel void lgamma_float(global const float *a, global float *out, global float *out_r,\n"
@@ -655,6 +850,8 @@ int main(void)
     check_exact(&h, fa, fb, da, db);
     check_division(&h, fa, fb, da, db);
     check_ldexp(&h, fa, da);
+    check_frexp(&h, fa, da);
+    check_pi_specials(&h);
     check_lgamma(&h, fa, da);
     check_remquo(&h, program);
     for (int i = 0; i < 2; i++) {
