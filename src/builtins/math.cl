@@ -519,56 +519,51 @@ SPLIT2(double, rootn, double, int)
 
 /* --- the pi functions --- */
 
-/* sin(pi x) with an exact reduction to |pi r|, r in [0, 1/4], where sin and
- * cos are well conditioned: 7.5.1 wants sinpi(n) = +-0 exactly. */
-static double sinpi_d(double x)
-{
-    double a = fabs(x);
-    double r = a - 2.0 * floor(a * 0.5); /* exact, [0, 2) */
-    double s = 1.0;
-    if (r >= 1.0) { /* sin(pi (r + 1)) = -sin(pi r) */
-        r -= 1.0;
-        s = -1.0;
+/* sin(pi x) and cos(pi x), both from one exact reduction of |x| to t in
+ * [0, 1/4] (every step a difference of numbers within a factor of two of
+ * each other: Sterbenz's lemma), where sin and cos of pi t are well
+ * conditioned and 7.5.1's exact values come out exact: sinpi(n) = +-0
+ * with the sign of n, cospi(n + 0.5) = +0. tanpi is their quotient, whose
+ * zeros and infinities then have 7.5.1's signs. sincospi_<T> returns
+ * sinpi(x) and stores cospi(x). */
+#define SINCOSPI(T, SIN_PI_T, COS_PI_T)                                                       \
+    static T sincospi_##T(T x, T *cos_value)                                                  \
+    {                                                                                         \
+        T a = fabs(x);                                                                        \
+        T r = a - (T)2 * floor(a * (T)0.5); /* [0, 2); NaN for +-inf */                       \
+        bool upper = r >= (T)1;             /* sin, cos(pi (r + 1)) = -sin, -cos(pi r) */     \
+        T s = upper ? (T)-1 : (T)1, c = s;                                                    \
+        r = upper ? r - (T)1 : r;                                                             \
+        bool far = r > (T)0.5; /* sin, cos(pi (1 - r)) = sin(pi r), -cos(pi r) */             \
+        r = far ? (T)1 - r : r;                                                               \
+        c = far ? -c : c;                                                                     \
+        bool near = r <= (T)0.25; /* else sin, cos(pi r) = cos, sin(pi (1/2 - r)) */          \
+        T t = near ? r : (T)0.5 - r;                                                          \
+        T sp = SIN_PI_T(t), cp = COS_PI_T(t);                                                 \
+        T v = s * (near ? sp : cp);                                                           \
+        v = v == (T)0 ? (T)0 : v;                                                             \
+        *cos_value = c * (near ? cp : sp) + (T)0;                                             \
+        return copysign((T)1, x) * v;                                                         \
+    }                                                                                         \
+    OVL T sinpi(T x)                                                                          \
+    {                                                                                         \
+        T c;                                                                                  \
+        return sincospi_##T(x, &c);                                                           \
+    }                                                                                         \
+    OVL T cospi(T x)                                                                          \
+    {                                                                                         \
+        T c;                                                                                  \
+        sincospi_##T(x, &c);                                                                  \
+        return c;                                                                             \
     }
-    if (r > 0.5) /* sin(pi (1 - r)) = sin(pi r), 1 - r exact */
-        r = 1.0 - r;
-    double v = r <= 0.25 ? sin(M_PI * r) : cos(M_PI * (0.5 - r));
-    v = s * v;
-    v = v == 0.0 ? 0.0 : v;  /* sinpi(+n) = +0 */
-    return signbit(x) ? -v : v;
-}
 
-static double cospi_d(double x)
-{
-    double a = fabs(x);
-    double r = a - 2.0 * floor(a * 0.5);
-    double s = 1.0;
-    if (r >= 1.0) { /* cos(pi (r + 1)) = -cos(pi r) */
-        r -= 1.0;
-        s = -s;
-    }
-    if (r > 0.5) { /* cos(pi (1 - r)) = -cos(pi r) */
-        r = 1.0 - r;
-        s = -s;
-    }
-    double v = r <= 0.25 ? cos(M_PI * r) : sin(M_PI * (0.5 - r));
-    return s * v + 0.0; /* cospi(n + 0.5) = +0 */
-}
-
-/* tanpi = sinpi / cospi: ~4 ulp in double (6 allowed); the signs of zeros
- * and infinities of 7.5.1 follow from those of sinpi and cospi. */
-
-/* float: the same reduction, exact in float (every step is a difference of
- * floats within a factor of two of each other, Sterbenz's lemma), then
- * sin(pi t) and cos(pi t), t in [0, 1/4], from their Taylor series in u =
- * t^2 to the terms in t^11 and t^10, whose first terms left out are below
- * 2^-36 relative there; evaluated by Horner's rule in float: within 1.69
+/* float: sin(pi t) and cos(pi t) from their Taylor series in u = t^2 to
+ * the terms in t^11 and t^10, whose first terms left out are below 2^-36
+ * relative for t <= 1/4; evaluated by Horner's rule in float: within 1.69
  * ulp over every float input (7.4 allows 4; tanpi, their quotient in
- * double, 3.17 of 6). No call, so a
- * work-item loop of them vectorizes at the registers' full width: in
- * double through the C library's sin and cos they ran at a quarter of
- * PoCL's speed. sincospi_f gives both, with the signs of sinpi_d and
- * cospi_d. */
+ * double, 3.17 of 6). No call, so a work-item loop of them vectorizes at
+ * the registers' full width: in double through the C library's sin and
+ * cos they ran at a quarter of PoCL's speed. */
 #define PI_D 3.14159265358979323846
 #define PI_2 (PI_D * PI_D)
 #define PI_4 (PI_2 * PI_2)
@@ -594,43 +589,24 @@ static float cos_pi_t(float t)
     p = p * u + (float)(PI_2 / -2.0);
     return p * u + 1.0f;
 }
-static float sincospi_f(float x, float *cos_value)
-{
-    float a = fabs(x);
-    float r = a - 2.0f * floor(a * 0.5f); /* [0, 2); NaN for +-inf */
-    bool upper = r >= 1.0f;
-    float s = upper ? -1.0f : 1.0f, c = s;
-    r = upper ? r - 1.0f : r;
-    bool far = r > 0.5f;
-    r = far ? 1.0f - r : r;
-    c = far ? -c : c;
-    bool near = r <= 0.25f;
-    float t = near ? r : 0.5f - r;
-    float sp = sin_pi_t(t), cp = cos_pi_t(t);
-    float v = s * (near ? sp : cp);
-    v = v == 0.0f ? 0.0f : v; /* sinpi(+n) = +0 */
-    *cos_value = c * (near ? cp : sp) + 0.0f; /* cospi(n + 0.5) = +0 */
-    return copysign(1.0f, x) * v;
-}
-OVL float sinpi(float x)
-{
-    float c;
-    return sincospi_f(x, &c);
-}
-OVL float cospi(float x)
-{
-    float c;
-    sincospi_f(x, &c);
-    return c;
-}
+SINCOSPI(float, sin_pi_t, cos_pi_t)
 OVL float tanpi(float x)
 {
-    float c, s = sincospi_f(x, &c);
+    float c, s = sincospi_float(x, &c);
     return (float)((double)s / (double)c);
 }
-OVL double sinpi(double x) { return sinpi_d(x); }
-OVL double cospi(double x) { return cospi_d(x); }
-OVL double tanpi(double x) { return sinpi_d(x) / cospi_d(x); }
+
+/* double: the C library's sin and cos of M_PI t (vector variants in
+ * loops), one call each for all three functions; tanpi ~4 ulp (6
+ * allowed) */
+#define SIN_PI_T_D(t) sin(M_PI * (t))
+#define COS_PI_T_D(t) cos(M_PI * (t))
+SINCOSPI(double, SIN_PI_T_D, COS_PI_T_D)
+OVL double tanpi(double x)
+{
+    double c, s = sincospi_double(x, &c);
+    return s / c;
+}
 
 /* acospi & co.: divided by M_PI, not multiplied by 1/pi, so that the exact
  * cases of 7.5.1 (acospi(-1) = 1, atan2pi(+-0, -0) = +-1, ...) stay exact.
@@ -686,7 +662,7 @@ OVL float tgamma(float xf)
                                                                            iz2 * (1.0 / 1188)))));
     double ln_gamma_z = (z - 0.5) * log(z) - z + 0.91893853320467274178 + series;
     double g = exp(ln_gamma_z) / p;
-    double r = reflect ? M_PI / (sinpi_d(x) * g) : g;
+    double r = reflect ? M_PI / (sinpi(x) * g) : g;
     r = x == INFINITY ? x : r;
     return (float)(reflect && x == floor(x) ? NAN : r);
 }
