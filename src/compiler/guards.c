@@ -72,47 +72,62 @@ static double g_atanh(double x)
 {
     return fabs(x) < 1 ? atanh(x) : fabs(x) == 1 ? x * INFINITY : NAN;
 }
-/* x * inf: +-inf, NaN for NaN; e^89.5 / 2 > FLT_MAX, e^710.5 / 2 > DBL_MAX */
+/* Beyond these magnitudes (erfc: above these x) the result is fixed:
+ * e^89.5 / 2 > FLT_MAX, e^710.5 / 2 > DBL_MAX; e^-104 < 2^-150, 2^-1075,
+ * 10^-45.2 < 2^-150, 10^-323.7 < 2^-1075; expm1 rounds to -1 from -89 and
+ * -710; erfc(10.1) < 2^-150, erfc(27.3) < 2^-1075. */
+#define HYPERBOLIC_F 89.5f
+#define HYPERBOLIC_D 710.5
+#define EXP_F 104.0f
+#define EXP_D 746.0
+#define EXP2_F 150.0f
+#define EXP2_D 1075.0
+#define EXP10_F 45.2f
+#define EXP10_D 323.7
+#define EXPM1_F 89.0f
+#define EXPM1_D 710.0
+#define ERFC_F 10.1f
+#define ERFC_D 27.3
+
+/* x * inf: +-inf, NaN for NaN */
 static float g_sinhf(float x)
 {
-    return fabsf(x) <= 89.5f ? sinhf(x) : x * INFINITY;
+    return fabsf(x) <= HYPERBOLIC_F ? sinhf(x) : x * INFINITY;
 }
 static double g_sinh(double x)
 {
-    return fabs(x) <= 710.5 ? sinh(x) : x * INFINITY;
+    return fabs(x) <= HYPERBOLIC_D ? sinh(x) : x * INFINITY;
 }
 static float g_coshf(float x)
 {
-    return fabsf(x) <= 89.5f ? coshf(x) : fabsf(x) * INFINITY;
+    return fabsf(x) <= HYPERBOLIC_F ? coshf(x) : fabsf(x) * INFINITY;
 }
 static double g_cosh(double x)
 {
-    return fabs(x) <= 710.5 ? cosh(x) : fabs(x) * INFINITY;
+    return fabs(x) <= HYPERBOLIC_D ? cosh(x) : fabs(x) * INFINITY;
 }
-/* beyond +-H: +inf above, LOW below (the correctly rounded result there:
- * e^-104 < 2^-150, 2^-1075, 10^-45.2 < 2^-150, 10^-323.7 < 2^-1075; expm1
- * rounds to -1 from -89 and -710), NaN for NaN */
+/* beyond +-H: +inf above, LOW below (the correctly rounded result there),
+ * NaN for NaN */
 #define EXPONENTIAL(NAME, T, F, H, LOW)                                                            \
     static T NAME(T x)                                                                             \
     {                                                                                              \
         return fabs(x) <= H ? F(x) : x < 0 ? LOW : x * INFINITY;                                   \
     }
-EXPONENTIAL(g_expf, float, expf, 104.0f, 0.0f)
-EXPONENTIAL(g_exp, double, exp, 746.0, 0.0)
-EXPONENTIAL(g_exp2f, float, exp2f, 150.0f, 0.0f)
-EXPONENTIAL(g_exp2, double, exp2, 1075.0, 0.0)
-EXPONENTIAL(g_exp10f, float, exp10f, 45.2f, 0.0f)
-EXPONENTIAL(g_exp10, double, exp10, 323.7, 0.0)
-EXPONENTIAL(g_expm1f, float, expm1f, 89.0f, -1.0f)
-EXPONENTIAL(g_expm1, double, expm1, 710.0, -1.0)
-/* erfc(10.1) < 2^-150, erfc(27.3) < 2^-1075 */
+EXPONENTIAL(g_expf, float, expf, EXP_F, 0.0f)
+EXPONENTIAL(g_exp, double, exp, EXP_D, 0.0)
+EXPONENTIAL(g_exp2f, float, exp2f, EXP2_F, 0.0f)
+EXPONENTIAL(g_exp2, double, exp2, EXP2_D, 0.0)
+EXPONENTIAL(g_exp10f, float, exp10f, EXP10_F, 0.0f)
+EXPONENTIAL(g_exp10, double, exp10, EXP10_D, 0.0)
+EXPONENTIAL(g_expm1f, float, expm1f, EXPM1_F, -1.0f)
+EXPONENTIAL(g_expm1, double, expm1, EXPM1_D, -1.0)
 static float g_erfcf(float x)
 {
-    return x <= 10.1f ? erfcf(x) : x > 0 ? 0.0f : x;
+    return x <= ERFC_F ? erfcf(x) : x > 0 ? 0.0f : x;
 }
 static double g_erfc(double x)
 {
-    return x <= 27.3 ? erfc(x) : x > 0 ? 0.0 : x;
+    return x <= ERFC_D ? erfc(x) : x > 0 ? 0.0 : x;
 }
 /* x < 0: NaN; +-0: -inf; +inf and NaN: themselves */
 #define LOGARITHM(NAME, T, F, MAX)                                                                 \
@@ -168,6 +183,39 @@ typedef long l8 __attribute__((vector_size(64)));
 #define GOOD_LOG_F(x, a) ((x >= 0x1p-126f) & (x <= 0x1.fffffep127f))
 #define GOOD_LOG_D(x, a) ((x >= 0x1p-1022) & (x <= 0x1.fffffffffffffp1023))
 
+/* Of the other lanes, those whose result the guarded scalar function fixes
+ * without calling the C library, and that result in vector code (V the
+ * vector type, I its lanes as integers): in the slow path they take a
+ * select, so only the bands where the result is finite but libmvec stops
+ * (exp of 87.3..88.7, log of a denormal, ...) cost a scalar call each. */
+#define FIXED_ALL(x, a) ((x == x) | (x != x))
+#define FIXED_NONE(x, a) ((x == x) & (x != x))
+#define FIXED_HYPERBOLIC_F(x, a) ((a > HYPERBOLIC_F) | (x != x))
+#define FIXED_HYPERBOLIC_D(x, a) ((a > HYPERBOLIC_D) | (x != x))
+#define FIXED_EXP_F(x, a) ((a > EXP_F) | (x != x))
+#define FIXED_EXP_D(x, a) ((a > EXP_D) | (x != x))
+#define FIXED_EXP2_F(x, a) ((a > EXP2_F) | (x != x))
+#define FIXED_EXP2_D(x, a) ((a > EXP2_D) | (x != x))
+#define FIXED_EXP10_F(x, a) ((a > EXP10_F) | (x != x))
+#define FIXED_EXP10_D(x, a) ((a > EXP10_D) | (x != x))
+#define FIXED_EXPM1_F(x, a) ((a > EXPM1_F) | (x != x))
+#define FIXED_EXPM1_D(x, a) ((a > EXPM1_D) | (x != x))
+#define FIXED_ERFC_F(x, a) ((x > ERFC_F) | (x != x))
+#define FIXED_ERFC_D(x, a) ((x > ERFC_D) | (x != x))
+#define FIXED_LOG(x, a) (~(x > 0) | (x == INFINITY))
+/* m ? a : b, lane by lane */
+#define SELECT(V, I, m, a, b) ((V)(((I)(a) & (m)) | ((I)(b) & ~(m))))
+#define VALUE_NAN(V, I, x, a) ((V){} + NAN)
+#define VALUE_ACOSH(V, I, x, a) SELECT(V, I, x == 1, (V){}, SELECT(V, I, x > 1, x, (V){} + NAN))
+#define VALUE_ATANH(V, I, x, a) SELECT(V, I, a == 1, x * INFINITY, (V){} + NAN)
+#define VALUE_SINH(V, I, x, a) (x * INFINITY)
+#define VALUE_COSH(V, I, x, a) (a * INFINITY)
+#define VALUE_EXP(V, I, x, a) SELECT(V, I, x < 0, (V){}, x * INFINITY)
+#define VALUE_EXPM1(V, I, x, a) SELECT(V, I, x < 0, (V){} - 1, x * INFINITY)
+#define VALUE_ERFC(V, I, x, a) SELECT(V, I, x > 0, (V){}, x)
+#define VALUE_LOG(V, I, x, a)                                                                      \
+    SELECT(V, I, x == 0, (V){} - INFINITY, SELECT(V, I, x > 0, x, (V){} + NAN))
+
 /* libmvec's functions (or, where this process's glibc has none, the
  * guarded scalar function lane by lane: code from the kernel cache may
  * name a wrapper that this process's vecmath.c never chose), found when
@@ -188,7 +236,7 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
  * stack: a test, a branch and a tail call. */
 #define MAGNITUDE_f 0x7fffffff
 #define MAGNITUDE_d 0x7fffffffffffffff
-#define WRAPPER1(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR)                          \
+#define WRAPPER1(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE)            \
     __attribute__((target(#ISA))) static V STEM##T##_##ISA##_lanes(V x)                            \
     {                                                                                              \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
@@ -199,6 +247,11 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
     {                                                                                              \
         V (*call)(V) = (V(*)(V))libmvec_function[G_##STEM][INDEX][D];                              \
         V r = call((V)(((I)x & ~bad) | ((I)((V){} + (E)HARMLESS) & bad)));                         \
+        V a = (V)((I)x & MAGNITUDE_##T);                                                           \
+        (void)a;                                                                                   \
+        I fixed = bad & (I)FIXED(x, a);                                                            \
+        r = SELECT(V, I, fixed, VALUE(V, I, x, a), r);                                             \
+        bad &= ~fixed;                                                                             \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
             if (bad[i])                                                                            \
                 r[i] = SCALAR(x[i]);                                                               \
@@ -213,7 +266,7 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
             return ((V(*)(V))libmvec_function[G_##STEM][INDEX][D])(x);                             \
         return STEM##T##_##ISA##_slow(x, ~good);                                                   \
     }
-#define WRAPPER2(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR)                          \
+#define WRAPPER2(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE)            \
     __attribute__((target(#ISA))) static V STEM##T##_##ISA##_lanes(V x, V y)                       \
     {                                                                                              \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
@@ -239,13 +292,16 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
         return STEM##T##_##ISA##_slow(x, y, ~good);                                                \
     }
 /* every ISA of one function and type */
-#define ISAS(WRAPPER, STEM, T, D, E, I4, I8, I16, V4, V8, V16, GOOD, HARMLESS, SCALAR)             \
-    WRAPPER(STEM, sse2, 0, T, D, V4, I4, E, GOOD, HARMLESS, SCALAR)                                \
-    WRAPPER(STEM, avx2, 1, T, D, V8, I8, E, GOOD, HARMLESS, SCALAR)                                \
-    WRAPPER(STEM, avx512f, 2, T, D, V16, I16, E, GOOD, HARMLESS, SCALAR)
-#define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D)                        \
-    ISAS(WRAPPER##ARITY, STEM, f, 0, float, i4, i8, i16, f4, f8, f16, GOOD_F, HARMLESS, SCALAR_F)  \
-    ISAS(WRAPPER##ARITY, STEM, d, 1, double, l2, l4, l8, d2, d4, d8, GOOD_D, HARMLESS, SCALAR_D)
+#define ISAS(WRAPPER, STEM, T, D, E, I4, I8, I16, V4, V8, V16, ...)                                \
+    WRAPPER(STEM, sse2, 0, T, D, V4, I4, E, __VA_ARGS__)                                           \
+    WRAPPER(STEM, avx2, 1, T, D, V8, I8, E, __VA_ARGS__)                                           \
+    WRAPPER(STEM, avx512f, 2, T, D, V16, I16, E, __VA_ARGS__)
+#define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D, FIXED_F, FIXED_D,      \
+                 VALUE)                                                                            \
+    ISAS(WRAPPER##ARITY, STEM, f, 0, float, i4, i8, i16, f4, f8, f16, GOOD_F, HARMLESS, SCALAR_F,  \
+         FIXED_F, VALUE)                                                                           \
+    ISAS(WRAPPER##ARITY, STEM, d, 1, double, l2, l4, l8, d2, d4, d8, GOOD_D, HARMLESS, SCALAR_D,   \
+         FIXED_D, VALUE)
 #include "compiler/guards.def"
 #undef FUNCTION
 
@@ -255,7 +311,7 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
     {                                                                                              \
 #NAME, (void *)NAME                                                                        \
     }
-#define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D)                        \
+#define FUNCTION(STEM, ARITY, ...)                                                                 \
     SYMBOL(cpucl_guard_##STEM##f_sse2), SYMBOL(cpucl_guard_##STEM##f_avx2),                        \
         SYMBOL(cpucl_guard_##STEM##f_avx512f), SYMBOL(cpucl_guard_##STEM##d_sse2),                 \
         SYMBOL(cpucl_guard_##STEM##d_avx2), SYMBOL(cpucl_guard_##STEM##d_avx512f),
@@ -275,7 +331,7 @@ static const struct cc_runtime_symbol symbols[] = {
 };
 #undef FUNCTION
 
-#define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D)                        \
+#define FUNCTION(STEM, ARITY, ...)                                                                 \
     {#STEM,                                                                                        \
      ARITY,                                                                                        \
      {{(void *)STEM##f_sse2_lanes, (void *)STEM##d_sse2_lanes},                                    \
