@@ -1,9 +1,15 @@
 /* test_geometric.c - length and normalize of double vectors whose largest
  * component is near overflow or underflow (OpenCL C 6.13.5): results must
  * keep the precision a small component's share has, also where that share
- * is tiny or denormal. The references are computed on the host in long
- * double. */
+ * is tiny or denormal. Then normalize of float2, float3 and float4 (scaled
+ * in float by math.cl) over vectors of every magnitude, denormal ones
+ * included, within the CTS's bound, and its special cases: zero vectors,
+ * infinite components, NaN. The references are computed on the host in
+ * long double. */
 #include <float.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "../harness.h"
 
@@ -14,7 +20,13 @@ static const char *source =
     "    size_t i = get_global_id(0);\n"
     "    norm[i] = normalize(in[i]);\n"
     "    len[i] = length(in[i]);\n"
-    "}\n";
+    "}\n"
+    "kernel void norm4(global const float4 *in, global float4 *out) { size_t i = get_global_id(0);"
+    " out[i] = normalize(in[i]); }\n"
+    "kernel void norm3(global const float4 *in, global float4 *out) { size_t i = get_global_id(0);"
+    " out[i] = (float4)(normalize(in[i].xyz), 0); }\n"
+    "kernel void norm2(global const float4 *in, global float4 *out) { size_t i = get_global_id(0);"
+    " out[i] = (float4)(normalize(in[i].xy), 0, 0); }\n";
 
 /* |got - want| in units of the last place of want (denormal units below
  * the normal range). */
@@ -25,6 +37,85 @@ static double ulps(double got, long double want)
     if (e < -1021)
         e = -1021;
     return (double)(fabsl((long double)got - want) / ldexpl(1.0L, e - 53));
+}
+
+/* the same in float ulps (denormal units below the normal range) */
+static double ulps_f(float got, long double want)
+{
+    int e;
+    frexpl(want, &e);
+    if (e < -125)
+        e = -125;
+    return (double)(fabsl((long double)got - want) / ldexpl(1.0L, e - 24));
+}
+
+/* float normalize of `lanes` components: random vectors of magnitudes
+ * 2^-149 .. 2^127, the components of one vector up to 2^40 apart, then the
+ * special cases; bound 2.5 + lanes - 0.5 ulp (the CTS's geometrics). */
+static void check_float_normalize(struct harness *h, cl_program program, int lanes)
+{
+    enum { RANDOM = 4096, SPECIAL = 8, M = RANDOM + SPECIAL };
+    static float in[M][4], got[M][4];
+    uint32_t s = 2463534242u;
+    for (int i = 0; i < RANDOM; i++) {
+        int top = (int)(i % 277) - 149;
+        for (int j = 0; j < 4; j++) {
+            s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+            float mantissa = 1.0f + (float)(s & 0xffffff) / 0x1p24f;
+            int e = top - (int)((s >> 24) % 41);
+            in[i][j] = ldexpf((s & 0x80000000u) ? -mantissa : mantissa, e < -149 ? -149 : e);
+        }
+    }
+    const float special[SPECIAL][4] = {{0.0f, -0.0f, 0.0f, 0.0f},
+                                       {INFINITY, 1.0f, 2.0f, 3.0f},
+                                       {INFINITY, -INFINITY, 5.0f, 0.0f},
+                                       {NAN, 1.0f, 2.0f, 3.0f},
+                                       {NAN, 0.0f, 0.0f, 0.0f},
+                                       {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX},
+                                       {0x1p-149f, 0.0f, -0x1p-149f, 0.0f},
+                                       {3.0f, -4.0f, 12.0f, 84.0f}};
+    memcpy(in[RANDOM], special, sizeof special);
+    char name[8];
+    snprintf(name, sizeof name, "norm%d", lanes);
+    cl_kernel k = harness_kernel(program, name);
+    cl_mem input = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+    cl_mem output = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof got, NULL);
+    size_t global = M;
+    CHECK_OK(harness_args(k, 2, ARG(input), ARG(output)));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, output, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    double bound = 2.5 + lanes - 0.5, worst = 0;
+    size_t bad = 0;
+    for (int i = 0; i < M; i++) {
+        long double v[4] = {0}, sum = 0;
+        bool has_nan = false, has_inf = false;
+        for (int j = 0; j < lanes; j++) {
+            has_nan |= isnan(in[i][j]);
+            has_inf |= isinf(in[i][j]);
+        }
+        for (int j = 0; j < lanes; j++) {
+            v[j] = has_inf ? (isinf(in[i][j]) ? copysignl(1, in[i][j]) : 0) : in[i][j];
+            sum += v[j] * v[j];
+        }
+        for (int j = 0; j < lanes; j++) {
+            bool ok;
+            if (has_nan)
+                ok = isnan(got[i][j]);
+            else if (sum == 0)
+                ok = !memcmp(&got[i][j], &in[i][j], sizeof got[i][j]);
+            else {
+                double e = ulps_f(got[i][j], v[j] / sqrtl(sum));
+                worst = e > worst ? e : worst;
+                ok = e <= bound;
+            }
+            if (!ok && bad++ < 3)
+                fprintf(stderr, "float%d normalize of vector %d, component %d: %a\n", lanes, i, j,
+                        got[i][j]);
+        }
+    }
+    printf("float%d normalize: worst %.2f ulp\n", lanes, worst);
+    CHECK_NONE_WRONG(bad, "float normalize");
+    clReleaseKernel(k);
 }
 
 int main(void)
@@ -87,6 +178,8 @@ int main(void)
         else
             harness_passed++;
     }
+    for (int lanes = 2; lanes <= 4; lanes++)
+        check_float_normalize(&h, program, lanes);
     clReleaseMemObject(input);
     clReleaseMemObject(norm);
     clReleaseMemObject(len);
