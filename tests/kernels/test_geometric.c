@@ -115,6 +115,8 @@ static void check_float_normalize(struct harness *h, cl_program program, int lan
     }
     printf("float%d normalize: worst %.2f ulp\n", lanes, worst);
     CHECK_NONE_WRONG(bad, "float normalize");
+    clReleaseMemObject(input);
+    clReleaseMemObject(output);
     clReleaseKernel(k);
 }
 
