@@ -79,23 +79,14 @@
 
 #include "compiler/compiler.h"
 #include "compiler/narrow.h"
+#include "compiler/parallel.h"
 
 namespace
 {
 
-const char work_items_mark[] = "cpucl.work_items";
-
 bool has_mark(const llvm::MDNode *id)
 {
-    for (unsigned i = 1; id && i < id->getNumOperands(); i++) {
-        auto *node = llvm::dyn_cast<llvm::MDNode>(id->getOperand(i));
-        auto *name = node && node->getNumOperands() == 1
-                         ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
-                         : nullptr;
-        if (name && name->getString() == work_items_mark)
-            return true;
-    }
-    return false;
+    return cc_is_work_item_loop(llvm::wrap(const_cast<llvm::MDNode *>(id)));
 }
 
 // A term of C: a loop-invariant value added or subtracted.

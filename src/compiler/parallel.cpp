@@ -45,8 +45,9 @@ extern "C" void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latch
         // need 32 items, so a 16x16 group ran every item in the scalar
         // remainder (transpose 28 -> 21 ms on AVX2). Work-items are
         // independent, so out-of-order execution overlaps iterations anyway.
-        // Not LLVM's: tells narrow.cpp, inside O3, which loops run over
-        // work-items (loop unswitching copies the mark with the loop).
+        // Not LLVM's: tells the passes inside O3 (narrow.cpp,
+        // optimize.cpp) which loops run over work-items (loop unswitching
+        // copies the mark with the loop).
         llvm::Metadata *work_items[] = {llvm::MDString::get(context, "cpucl.work_items")};
         llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, parallel),
                                       llvm::MDNode::get(context, no_runtime_unroll),
@@ -74,4 +75,18 @@ extern "C" void cc_no_runtime_unroll(LLVMValueRef latch)
 extern "C" void cc_mark_parallel_loop(LLVMValueRef latch, LLVMValueRef *accesses, unsigned count)
 {
     cc_mark_parallel_loops(&latch, 1, accesses, count);
+}
+
+bool cc_is_work_item_loop(LLVMMetadataRef loop_id)
+{
+    auto *id = llvm::cast_or_null<llvm::MDNode>(llvm::unwrap(loop_id));
+    for (unsigned i = 1; id && i < id->getNumOperands(); i++) {
+        auto *node = llvm::dyn_cast<llvm::MDNode>(id->getOperand(i));
+        auto *name = node && node->getNumOperands() == 1
+                         ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                         : nullptr;
+        if (name && name->getString() == "cpucl.work_items")
+            return true;
+    }
+    return false;
 }

@@ -26,6 +26,11 @@ void cc_mark_parallel_loops(LLVMValueRef *latches, unsigned num_latches, LLVMVal
  * branch `latch` (a work-item loop of the y or z dimension). */
 void cc_no_runtime_unroll(LLVMValueRef latch);
 
+/* Whether a loop ID (the latch's !llvm.loop, NULL for none) carries the
+ * work-item loops' mark, which inlining and loop passes copy with the
+ * loop: how passes inside O3 (narrow.cpp, optimize.cpp) find them. */
+bool cc_is_work_item_loop(LLVMMetadataRef loop_id);
+
 #ifdef __cplusplus
 }
 #endif
