@@ -55,8 +55,8 @@ struct HalfWidthPass : llvm::PassInfoMixin<HalfWidthPass> {
                 const llvm::Type *type = inst.getType()->getScalarType();
                 *has_double = *has_double || type->isDoubleTy();
                 if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst))
-                    half = half || cast->getSrcTy()->getScalarType()->isHalfTy() ||
-                           type->isHalfTy();
+                    half =
+                        half || cast->getSrcTy()->getScalarType()->isHalfTy() || type->isHalfTy();
             }
         return half;
     }
@@ -64,10 +64,10 @@ struct HalfWidthPass : llvm::PassInfoMixin<HalfWidthPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
     {
         const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(fn);
-        unsigned lanes = (unsigned)target
-                             .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
-                             .getFixedValue() /
-                         32;
+        unsigned lanes =
+            (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                .getFixedValue() /
+            32;
         bool changed = false;
         for (llvm::Loop *loop : analyses.getResult<llvm::LoopAnalysis>(fn).getLoopsInPreorder()) {
             llvm::MDNode *id = loop->getLoopID();
@@ -76,10 +76,9 @@ struct HalfWidthPass : llvm::PassInfoMixin<HalfWidthPass> {
                 !converts_half(*loop, &has_double) || has_double)
                 continue;
             llvm::LLVMContext &context = fn.getContext();
-            llvm::Metadata *width[] = {
-                llvm::MDString::get(context, "llvm.loop.vectorize.width"),
-                llvm::ConstantAsMetadata::get(
-                    llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), lanes))};
+            llvm::Metadata *width[] = {llvm::MDString::get(context, "llvm.loop.vectorize.width"),
+                                       llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                           llvm::Type::getInt32Ty(context), lanes))};
             loop->setLoopID(llvm::makePostTransformationMetadata(
                 context, id, {}, {llvm::MDNode::get(context, width)}));
             changed = true;
