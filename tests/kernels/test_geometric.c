@@ -28,25 +28,24 @@ static const char *source =
     "kernel void norm2(global const float4 *in, global float4 *out) { size_t i = get_global_id(0);"
     " out[i] = (float4)(normalize(in[i].xy), 0, 0); }\n";
 
-/* |got - want| in units of the last place of want (denormal units below
- * the normal range). */
+/* |got - want| in units of the last place of want in a type of `digits`
+ * bits of mantissa whose normal range starts at 2^(min_exp - 1)
+ * (denormal units below it) */
+static double ulps_of(long double got, long double want, int digits, int min_exp)
+{
+    int e;
+    frexpl(want, &e);
+    if (e < min_exp)
+        e = min_exp;
+    return (double)(fabsl(got - want) / ldexpl(1.0L, e - digits));
+}
 static double ulps(double got, long double want)
 {
-    int e;
-    frexpl(want, &e);
-    if (e < -1021)
-        e = -1021;
-    return (double)(fabsl((long double)got - want) / ldexpl(1.0L, e - 53));
+    return ulps_of(got, want, DBL_MANT_DIG, DBL_MIN_EXP);
 }
-
-/* the same in float ulps (denormal units below the normal range) */
 static double ulps_f(float got, long double want)
 {
-    int e;
-    frexpl(want, &e);
-    if (e < -125)
-        e = -125;
-    return (double)(fabsl((long double)got - want) / ldexpl(1.0L, e - 24));
+    return ulps_of(got, want, FLT_MANT_DIG, FLT_MIN_EXP);
 }
 
 /* float normalize of `lanes` components: random vectors of magnitudes

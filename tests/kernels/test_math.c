@@ -591,6 +591,15 @@ static void check_ldexp(struct harness *h, const float *fa, const double *da)
     clReleaseProgram(program);
 }
 
+/* element i of a buffer of floats or doubles */
+static void store_value(char *buffer, bool is_double, size_t i, double value)
+{
+    if (is_double)
+        ((double *)buffer)[i] = value;
+    else
+        ((float *)buffer)[i] = (float)value;
+}
+
 static const char *frexp_source =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "#define FREXP(T) kernel void frexp_##T(global const T *a, global T *out, global int *e)\\\n"
@@ -615,10 +624,7 @@ static void check_frexp(struct harness *h, const float *fa, const double *da)
         REQUIRE(x && out && e);
         memcpy(x, is_double ? (const void *)da : fa, N * size);
         for (int i = 0; i < SPECIALS; i++)
-            if (is_double)
-                ((double *)x)[i] = specials[i];
-            else
-                ((float *)x)[i] = (float)specials[i];
+            store_value(x, is_double, i, specials[i]);
         cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, N * size, x);
         cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, N * size, NULL);
         cl_mem de = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof *e, NULL);
@@ -689,10 +695,7 @@ static void check_pi_specials(struct harness *h)
         size_t size = is_double ? sizeof(double) : sizeof(float), global = is_double ? X : FLOAT_X;
         char in[X * sizeof(double)], got[3][X * sizeof(double)];
         for (size_t i = 0; i < global; i++)
-            if (is_double)
-                ((double *)in)[i] = x[i];
-            else
-                ((float *)in)[i] = (float)x[i];
+            store_value(in, is_double, i, x[i]);
         cl_mem dx = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * size, in);
         cl_mem out[3];
         for (int f = 0; f < 3; f++)
