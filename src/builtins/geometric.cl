@@ -45,9 +45,9 @@ DOT(double)
  * components count as +-1 with the finite ones as 0. In float, scaled by
  * a power of two that brings the largest component m into [2, 4): the
  * sum of squares then neither overflows nor loses a share of the result,
- * and the scaling is exact (one product when m is normal; two when m is
- * denormal, and then every component is, so both are exact), its factor
- * built from m's exponent bits; one division a vector. Within 2.5 ulp (the CTS allows 2.5 + n - 0.5 for n
+ * and the scaling is exact: by 2^64 first when m is denormal (then every
+ * component is), then by a factor built from m's exponent bits. One
+ * division a vector. Within 2.3 ulp (the CTS allows 2 + n for n
  * components); in double, with a division per component, a float4
  * normalize ran at 0.6 of PoCL's speed. */
 #define NORMALIZE_F(T, L)                                                                     \
