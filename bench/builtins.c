@@ -106,8 +106,15 @@ static const struct row {
     {"double", "double", "fmod(x, y)"},
     {"double", "double", "({int e; frexp(x, &e) + e;})"},
     {"double", "double", "sqrt(x)"},
+    {"double", "double", "logb(x) + ilogb(y)"},
+    {"double", "double", "rint(x) + round(y) + trunc(x)"},
+    {"double", "double", "atan2pi(x, y)"},
+    {"double", "double", "lgamma(x)"},
     /* vectors of math */
     {"float4", "float4", "sin(x) + exp(y)"},
+    {"float8", "float8", "sin(x) + exp(y)"},
+    {"float16", "float16", "log(x) * y"},
+    {"double2", "double2", "exp(x) + log(y)"},
     {"double4", "double4", "log(x)"},
     /* integer (6.13.3): inputs are byte patterns */
     {"int", "int", "abs(x) + abs_diff(x, y)"},
@@ -127,6 +134,10 @@ static const struct row {
     {"long", "long", "mul_hi(x, y) + add_sat(x, y)"},
     {"long", "long", "x / (y | 1)"},
     {"ushort", "uint", "upsample(x, y)"},
+    {"short8", "short8", "mad_sat(x, y, x)"},
+    {"int4", "int4", "popcount(x) + clz(y)"},
+    {"int8", "int8", "x * y + (x >> 3)"},
+    {"uchar16", "uchar16", "add_sat(x, y) + rhadd(x, y)"},
     /* common (6.13.4) */
     {"float", "float", "clamp(x, 1.0f, 5.0f)"},
     {"float", "float", "mix(x, y, 0.3f)"},
@@ -141,6 +152,7 @@ static const struct row {
     {"float4", "float4", "fast_normalize(x)"},
     {"double4", "double", "length(x)"},
     {"double4", "double4", "normalize(x)"},
+    {"double4", "double4", "cross(x, y)"},
     /* relational (6.13.6) */
     {"float", "int", "isnan(x) + isinf(y) + signbit(x)"},
     {"float", "float", "select(x, y, isgreater(x, y))"},
@@ -162,6 +174,7 @@ static const struct row {
     {"long", "double", "convert_double_rtn(x)"},
     {"ulong", "float", "convert_float(x)"},
     {"float4", "uchar4", "convert_uchar4_sat(x * 30.0f)"},
+    {"float8", "int8", "convert_int8_sat_rte(x * 1000.0f)"},
     {"uchar4", "float4", "convert_float4(x) * 0.5f"},
     /* vector data (6.13.7) and misc (6.13.12) */
     {"float", "float", "vload_half(i, (global const half *)a)"},
@@ -327,7 +340,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "no platform named \"%s\" (is OCL_ICD_VENDORS set?)\n", names[i]);
     if (!used)
         return 1;
-    char *x = malloc(items * 32), *y = malloc(items * 32); /* double4 at most */
+    char *x = malloc(items * 64), *y = malloc(items * 64); /* float16 at most */
     if (!x || !y)
         return 1;
     printf("best of %d launches of %zu work-items, ms; ratio: other / %s\n%-8s %-44s", repetitions,

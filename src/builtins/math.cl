@@ -249,13 +249,20 @@ SPLIT1(double, lgamma, double)
 
 /* The exponent of a finite non-zero magnitude's bits: a subnormal's from
  * its leading bit (float: bit p of the bits is 2^(p - 149)). */
+/* A denormal's exponent is its fraction's, less 149 (1074): the fraction
+ * u < 2^23 (2^52) becomes exactly the floating-point value u as the bits
+ * 2^23 + u (2^52 + u) less 2^23 (2^52), whose exponent field then gives
+ * floor(log2 u). No clz: x86 has no vector one below AVX-512, and its
+ * emulation made a loop of logb and ilogb run at 0.65 of PoCL's speed. */
 static int exponent_of_f(uint u)
 {
-    return u < 0x00800000u ? -118 - (int)clz(u) : (int)(u >> 23) - 127;
+    uint fraction_exponent = as_uint(as_float(0x4b000000u | u) - 0x1p23f) >> 23;
+    return u < 0x00800000u ? (int)fraction_exponent - 276 : (int)(u >> 23) - 127;
 }
 static int exponent_of_d(ulong u)
 {
-    return u < 0x0010000000000000ul ? -1011 - (int)clz(u) : (int)(u >> 52) - 1023;
+    ulong fraction_exponent = as_ulong(as_double(0x4330000000000000ul | u) - 0x1p52) >> 52;
+    return u < 0x0010000000000000ul ? (int)fraction_exponent - 2097 : (int)(u >> 52) - 1023;
 }
 
 /* ilogb: 0 gives FP_ILOGB0, NaN FP_ILOGBNAN (OpenCL's is INT_MAX), an
