@@ -153,13 +153,13 @@ VLOAD_HALF_AS(__local)
 VLOAD_HALF_AS(__constant)
 VLOAD_HALF_AS(__private)
 
-/* stores: a float's default rounding (and _rte) by LLVM's conversion,
- * round-to-nearest-even (F16C's vcvtps2ph where the host has it); the
- * directed ones, and every rounding of a double, by to_half. (x86 has no
- * double -> half instruction: LLVM calls __truncdfhf2 once per lane --
- * libgcc's went through the x87 environment, 85% of the CTS's test_half
- * run; the JIT now binds compiler/half.c's -- while to_half is integer
- * code the loop vectorizer takes whole.) */
+/* stores: the default rounding (and _rte) by LLVM's conversion,
+ * round-to-nearest-even: F16C's vcvtps2ph where the host has it, for a
+ * double after compiler/half.c's rounding to odd into float (x86 has no
+ * double -> half instruction; LLVM's call a lane, even to half.c's own
+ * __truncdfhf2, left a loop of them at 11.5 ms for 4 Mi doubles, the
+ * integer code to_half at the same); the directed ones by to_half, integer
+ * code the loop vectorizer takes whole. */
 #define VSTORE_HALF_MODE(T, CONVERT, SUFFIX, MODE, AS)                                        \
     OVL void vstore_half##SUFFIX(T data, size_t offset, AS half *p)                           \
     {                                                                                         \
@@ -190,8 +190,7 @@ VLOAD_HALF_AS(__private)
 #define STRIDE_A4 4
 #define STRIDE_A8 8
 #define STRIDE_A16 16
-#define STORE_HALF(v, CONVERT, MODE)                                                          \
-    (MODE == RTE && sizeof(v) == sizeof(float) ? (half)(v) : as_half(CONVERT(v, MODE)))
+#define STORE_HALF(v, CONVERT, MODE) (MODE == RTE ? (half)(v) : as_half(CONVERT(v, MODE)))
 
 #define VSTORE_HALF_AS(T, CONVERT, AS)                                                        \
     VSTORE_HALF_MODE(T, CONVERT, , RTE, AS)                                                   \

@@ -401,6 +401,8 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
         goto out;
     if ((err = cc_guard_division(module)))
         goto out;
+    if ((err = cc_lower_double_to_half(module)))
+        goto out;
     timer_step(timer, "link");
     cc_name_block_kernels(module);
     if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,

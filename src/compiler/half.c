@@ -72,3 +72,95 @@ const struct cc_runtime_symbol *cc_half_symbols(unsigned *count)
     *count = sizeof symbols / sizeof symbols[0];
     return symbols;
 }
+
+/* --- double -> half in vector registers ---
+ *
+ * The call above is still one a lane, so a work-item loop of (half)d,
+ * convert_half(double) or vstore_half(double) vectorized around a
+ * scalar call. cc_lower_double_to_half, run on the linked module before the
+ * work-group functions are made, rewrites every `fptrunc double to half`
+ * (scalar or vector) as double -> float rounded to odd, then float -> half,
+ * which F16C does in vector registers: the nearest float, stepped toward
+ * zero when it lies beyond the double, with its last bit set when it is
+ * not exact. Float's 24 bits against half's 11 make the second rounding
+ * the correct one (an innocuous double rounding, p' >= 2p + 2); a double
+ * beyond float's range becomes FLT_MAX or inf, and one below it float's
+ * smallest subnormal, which round to half as the double would; NaNs keep
+ * their payload's top bits. */
+static LLVMValueRef splat(LLVMTypeRef type, LLVMValueRef scalar)
+{
+    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
+        return scalar;
+    unsigned lanes = LLVMGetVectorSize(type);
+    LLVMValueRef elements[64];
+    for (unsigned i = 0; i < lanes && i < 64; i++)
+        elements[i] = scalar;
+    return LLVMConstVector(elements, lanes);
+}
+
+static LLVMTypeRef like(LLVMTypeRef shape, LLVMTypeRef element)
+{
+    return LLVMGetTypeKind(shape) == LLVMVectorTypeKind
+               ? LLVMVectorType(element, LLVMGetVectorSize(shape))
+               : element;
+}
+
+static void lower_one(LLVMModuleRef module, LLVMBuilderRef b, LLVMValueRef inst)
+{
+    LLVMContextRef context = LLVMGetModuleContext(module);
+    LLVMValueRef value = LLVMGetOperand(inst, 0);
+    LLVMTypeRef doubles = LLVMTypeOf(value), halves = LLVMTypeOf(inst);
+    LLVMTypeRef floats = like(doubles, LLVMFloatTypeInContext(context));
+    LLVMTypeRef words = like(doubles, LLVMInt32TypeInContext(context));
+    unsigned fabs_id = LLVMLookupIntrinsicID("llvm.fabs", 9);
+    LLVMValueRef fabs_fn = LLVMGetIntrinsicDeclaration(module, fabs_id, &doubles, 1);
+    LLVMTypeRef fabs_type = LLVMIntrinsicGetType(context, fabs_id, &doubles, 1);
+    LLVMValueRef one = splat(words, LLVMConstInt(LLVMInt32TypeInContext(context), 1, 0));
+
+    LLVMPositionBuilderBefore(b, inst);
+    LLVMValueRef nearest = LLVMBuildFPTrunc(b, value, floats, "");
+    LLVMValueRef back = LLVMBuildFPExt(b, nearest, doubles, "");
+    LLVMValueRef back_magnitude = LLVMBuildCall2(b, fabs_type, fabs_fn, &back, 1, "");
+    LLVMValueRef magnitude = LLVMBuildCall2(b, fabs_type, fabs_fn, &value, 1, "");
+    LLVMValueRef beyond = LLVMBuildFCmp(b, LLVMRealOGT, back_magnitude, magnitude, "");
+    LLVMValueRef bits = LLVMBuildBitCast(b, nearest, words, "");
+    bits = LLVMBuildSelect(b, beyond, LLVMBuildSub(b, bits, one, ""), bits, "");
+    LLVMValueRef inexact = LLVMBuildFCmp(b, LLVMRealUNE, back, value, "");
+    bits = LLVMBuildSelect(b, inexact, LLVMBuildOr(b, bits, one, ""), bits, "");
+    LLVMValueRef odd = LLVMBuildBitCast(b, bits, floats, "");
+    LLVMValueRef result = LLVMBuildFPTrunc(b, odd, halves, "to_half");
+    LLVMReplaceAllUsesWith(inst, result);
+    LLVMInstructionEraseFromParent(inst);
+}
+
+static bool is_double_to_half(LLVMValueRef inst)
+{
+    if (LLVMGetInstructionOpcode(inst) != LLVMFPTrunc)
+        return false;
+    LLVMTypeRef from = LLVMTypeOf(LLVMGetOperand(inst, 0)), to = LLVMTypeOf(inst);
+    if (LLVMGetTypeKind(from) == LLVMVectorTypeKind) {
+        if (LLVMGetVectorSize(from) > 64)
+            return false;
+        from = LLVMGetElementType(from);
+        to = LLVMGetElementType(to);
+    }
+    return LLVMGetTypeKind(from) == LLVMDoubleTypeKind && LLVMGetTypeKind(to) == LLVMHalfTypeKind;
+}
+
+cl_int cc_lower_double_to_half(LLVMModuleRef module)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    if (!b)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef next;
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = next) {
+                next = LLVMGetNextInstruction(inst);
+                if (is_double_to_half(inst))
+                    lower_one(module, b, inst);
+            }
+        }
+    LLVMDisposeBuilder(b);
+    return CL_SUCCESS;
+}

@@ -148,6 +148,9 @@ bool cc_is_guard_symbol(const char *name);
 /* half.c: a fast __truncdfhf2 (double -> half), bound by the JIT in place
  * of libgcc's */
 const struct cc_runtime_symbol *cc_half_symbols(unsigned *count);
+/* half.c: every `fptrunc double to half` becomes double -> float rounded to
+ * odd, then float -> half, which x86 converts in vector registers. */
+cl_int cc_lower_double_to_half(LLVMModuleRef module);
 /* After O3: callers of 512-bit variants get the attribute that makes the
  * x86 back end pass those vectors in zmm registers, as the variants expect. */
 void cc_fix_wide_vector_calls(LLVMModuleRef module);
