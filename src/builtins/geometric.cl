@@ -24,6 +24,23 @@
 DOT(float)
 DOT(double)
 
+/* the largest magnitude of the components (fmax: NaNs are passed over) */
+#define MAX_ABS(T, E)                                                                         \
+    static OVL E max_abs(T p)                                                                 \
+    {                                                                                         \
+        T a = fabs(p);                                                                        \
+        E m = a.s0;                                                                           \
+        for (int i = 1; i < (int)vec_step(T); i++)                                            \
+            m = fmax(m, ((E *)&a)[i]);                                                        \
+        return m;                                                                             \
+    }
+MAX_ABS(float2, float)
+MAX_ABS(float3, float)
+MAX_ABS(float4, float)
+MAX_ABS(double2, double)
+MAX_ABS(double3, double)
+MAX_ABS(double4, double)
+
 /* --- float: in double, where no sum of squares of floats overflows --- */
 
 #define FLOAT_GEOMETRY(T, D)                                                                  \
@@ -51,18 +68,11 @@ DOT(double)
  * components); in double, with a division per component, a float4
  * normalize ran at 0.6 of PoCL's speed. */
 #define NORMALIZE_F(T, L)                                                                     \
-    static OVL float largest(T a)                                                             \
-    {                                                                                         \
-        float m = a.s0;                                                                       \
-        for (int i = 1; i < (int)vec_step(T); i++)                                            \
-            m = fmax(m, ((float *)&a)[i]);                                                    \
-        return m;                                                                             \
-    }                                                                                         \
     OVL T normalize(T p)                                                                      \
     {                                                                                         \
         L inf = isinf(p);                                                                     \
         p = any(inf) ? (inf ? copysign((T)1, p) : (T)0 * p) : p;                              \
-        float m = largest(fabs(p));                                                           \
+        float m = max_abs(p);                                                                 \
         float pre = m < 0x1p-126f ? 0x1p64f : 1.0f; /* a denormal m becomes normal */         \
         uint biased = as_uint(m * pre) & 0x7f800000u;                                         \
         T q = p * pre * as_float(0x7f800000u - biased); /* m: [2, 4) */                       \
@@ -100,14 +110,6 @@ static int scale_exponent(double m)
 }
 
 #define DOUBLE_GEOMETRY(T, L)                                                                 \
-    static OVL double max_abs(T p)                                                              \
-    {                                                                                         \
-        T a = fabs(p);                                                                        \
-        double m = a.s0;                                                                      \
-        for (int i = 1; i < (int)vec_step(T); i++)                                            \
-            m = fmax(m, ((double *)&a)[i]);                                                   \
-        return m;                                                                             \
-    }                                                                                         \
     OVL double length(T p)                                                                    \
     {                                                                                         \
         double n = dot(p, p);                                                                 \
