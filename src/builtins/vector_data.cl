@@ -66,39 +66,29 @@ VLOAD_VSTORE(half) /* cl_khr_fp16: half vectors as they are, no conversion */
 
 /* The half nearest in the given direction to m * 2^(e - p), where m holds
  * p + 1 significant bits (the leading one explicit, or fewer for
- * subnormal input). Integer arithmetic: the rounding modes other than the
- * default cannot be had from LLVM's conversions. */
+ * subnormal input). Integer arithmetic: the directed rounding modes cannot
+ * be had from LLVM's conversions. The default mode (RTE) never comes here:
+ * stores take LLVM's conversion for it (STORE_HALF below). */
 enum rounding { RTE, RTZ, RTP, RTN };
 
 static ushort to_half(uint sign, int e, ulong m, int p, enum rounding mode)
 {
     bool negative = sign != 0;
-    bool away = mode == RTE || (mode == RTP && !negative) || (mode == RTN && negative);
+    bool away = (mode == RTP && !negative) || (mode == RTN && negative);
     if (m == 0)
         return (ushort)sign;
-    int E = e < -14 ? -14 : e;         /* half exponent: normal, or subnormal scale */
-    int shift = p - 10 + (E - e);      /* bits of m below the half's last place */
-    ulong q, rest, half_way;
-    if (shift >= 64) {
-        q = 0;
-        rest = 1; /* non-zero, below half way */
-        half_way = 2;
-    } else {
-        q = m >> shift;
-        rest = m & ((1ul << shift) - 1);
-        half_way = 1ul << (shift - 1);
-    }
-    bool up = mode == RTE ? rest > half_way || (rest == half_way && (q & 1))
-              : mode == RTZ ? false
-                            : away && rest != 0;
-    q += up;
+    int E = e < -14 ? -14 : e;    /* half exponent: normal, or subnormal scale */
+    int shift = p - 10 + (E - e); /* bits of m below the half's last place */
+    ulong q = shift >= 64 ? 0 : m >> shift;
+    bool inexact = shift >= 64 || (m & ((1ul << shift) - 1)) != 0;
+    q += away && inexact;
     if (q == 0x800) { /* rounding carried into the next binade */
         q = 0x400;
         E++;
     }
-    if (q >= 0x400 && E + 15 >= 31)    /* overflow: infinity, or the largest finite */
-        return (ushort)(sign | ((mode == RTE || away) ? 0x7c00 : 0x7bff));
-    if (q < 0x400)                      /* subnormal (E == -14) */
+    if (q >= 0x400 && E + 15 >= 31) /* overflow: infinity, or the largest finite */
+        return (ushort)(sign | (away ? 0x7c00 : 0x7bff));
+    if (q < 0x400)                  /* subnormal (E == -14) */
         return (ushort)(sign | q);
     return (ushort)(sign | ((uint)(E + 15) << 10) | (q & 0x3ff));
 }
