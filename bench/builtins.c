@@ -138,6 +138,14 @@ static const struct row {
     {"int4", "int4", "popcount(x) + clz(y)"},
     {"int8", "int8", "x * y + (x >> 3)"},
     {"uchar16", "uchar16", "add_sat(x, y) + rhadd(x, y)"},
+    /* index arithmetic: get_global_id is a size_t, so these divide 64-bit
+       integers by a divisor known only at run time */
+    {"float", "float", "x * (float)(i / (get_global_size(0) >> 6))"},
+    {"float", "float", "x * (float)(i % (get_global_size(0) >> 6))"},
+    {"float", "float", "x * (float)((uint)i / ((uint)get_global_size(0) >> 6))"},
+    {"float", "float", "x + (float)i"},
+    {"double", "double", "x + (double)i"},
+    {"float", "float", "x + a[(size_t)(x * 1000.0f)]"},
     /* common (6.13.4) */
     {"float", "float", "clamp(x, 1.0f, 5.0f)"},
     {"float", "float", "mix(x, y, 0.3f)"},

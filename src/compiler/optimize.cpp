@@ -8,7 +8,8 @@
 // proxies cross-registered, standard instrumentation; the target library
 // info is the default one for the module's triple, as there) and adds the
 // passes through PassBuilder's vectorizer-start extension point: narrowing,
-// then the width of half loops (below).
+// then the width of some loops (below); and int64_vectors.cpp's at the
+// optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
@@ -25,6 +26,7 @@
 #include "compiler/narrow.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
+#include "compiler/int64_vectors.h"
 
 namespace
 {
@@ -37,43 +39,86 @@ struct NarrowPass : llvm::PassInfoMixin<NarrowPass> {
     }
 };
 
-// Half work-item loops at the width of float. OpenCL C's half is computed
-// in float (F16C converts 8 or 16 lanes in one instruction), but LLVM 19's
-// x86 cost model prices `fpext <8 x half> to <8 x float>` and the fptrunc
-// back at 22 against 1 for 4 lanes (print<cost-model>, znver3), so the
-// vectorizer ran half loops at 4 lanes on SSE-wide variants of the math
-// functions: a half log 8.5 ms for 4 Mi items, 3.4 ms at 8 lanes. A work-item
-// loop that converts half and holds no double value gets
-// llvm.loop.vectorize.width = the vector registers' width in floats (the
-// vectorizer still checks that the width is legal and safe).
-struct HalfWidthPass : llvm::PassInfoMixin<HalfWidthPass> {
-    static bool converts_half(const llvm::Loop &loop, bool *has_double)
+// The width of two kinds of work-item loop the x86 cost model misjudges
+// (the vectorizer still checks that the width is legal and safe):
+// - Half at the width of float. OpenCL C's half is computed in float (F16C
+//   converts 8 or 16 lanes in one instruction), but LLVM 19's x86 cost
+//   model prices `fpext <8 x half> to <8 x float>` and the fptrunc back at
+//   22 against 1 for 4 lanes (print<cost-model>, znver3), so the vectorizer
+//   ran half loops at 4 lanes on SSE-wide variants of the math functions: a
+//   half log 8.5 ms for 4 Mi items, 3.4 ms at 8 lanes. A loop that converts
+//   half and holds no double value gets the registers' width in floats.
+// - 64-bit division by a divisor that is not a constant (`i / width` of a
+//   size_t index), and without AVX-512DQ conversions between 64-bit
+//   integers and floating point (`(float)i`): priced as a scalar
+//   instruction a lane, they kept the whole loop scalar. int64_vectors.cpp
+//   gives them vector code after the vectorizer, so such a loop gets the
+//   registers' width in floats (in doubles if it holds a double).
+struct WidthPass : llvm::PassInfoMixin<WidthPass> {
+    struct survey {
+        bool half, has_double, wide_integers;
+    };
+
+    static bool is_i64_conversion(const llvm::Instruction &inst)
     {
-        bool half = false;
+        auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst);
+        if (!cast)
+            return false;
+        const llvm::Type *from = cast->getSrcTy(), *to = cast->getDestTy();
+        switch (cast->getOpcode()) {
+        case llvm::Instruction::SIToFP:
+        case llvm::Instruction::UIToFP: break;
+        case llvm::Instruction::FPToSI:
+        case llvm::Instruction::FPToUI: std::swap(from, to); break;
+        default: return false;
+        }
+        return from->isIntegerTy(64) && (to->isFloatTy() || to->isDoubleTy());
+    }
+
+    static survey look_at(const llvm::Loop &loop, bool has_conversions)
+    {
+        survey found = {};
         for (const llvm::BasicBlock *block : loop.blocks())
             for (const llvm::Instruction &inst : *block) {
                 const llvm::Type *type = inst.getType()->getScalarType();
-                *has_double = *has_double || type->isDoubleTy();
+                found.has_double = found.has_double || type->isDoubleTy();
                 if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst))
-                    half =
-                        half || cast->getSrcTy()->getScalarType()->isHalfTy() || type->isHalfTy();
+                    found.half = found.half || cast->getSrcTy()->getScalarType()->isHalfTy() ||
+                                 type->isHalfTy();
+                unsigned op = inst.getOpcode();
+                if ((op == llvm::Instruction::UDiv || op == llvm::Instruction::SDiv ||
+                     op == llvm::Instruction::URem || op == llvm::Instruction::SRem) &&
+                    inst.getType()->isIntegerTy(64) &&
+                    !llvm::isa<llvm::Constant>(inst.getOperand(1)))
+                    found.wide_integers = true;
+                if (!has_conversions && is_i64_conversion(inst))
+                    found.wide_integers = true;
             }
-        return half;
+        return found;
     }
 
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
     {
         const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(fn);
-        unsigned lanes =
+        unsigned floats =
             (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                 .getFixedValue() /
             32;
+        llvm::Attribute features = fn.getFnAttribute("target-features");
+        bool has_conversions =
+            features.isValid() && features.getValueAsString().contains("+avx512dq");
         bool changed = false;
         for (llvm::Loop *loop : analyses.getResult<llvm::LoopAnalysis>(fn).getLoopsInPreorder()) {
             llvm::MDNode *id = loop->getLoopID();
-            bool has_double = false;
-            if (lanes <= 4 || !loop->isInnermost() || !cc_is_work_item_loop(llvm::wrap(id)) ||
-                !converts_half(*loop, &has_double) || has_double)
+            if (floats < 4 || !loop->isInnermost() || !cc_is_work_item_loop(llvm::wrap(id)))
+                continue;
+            survey found = look_at(*loop, has_conversions);
+            unsigned lanes = 0;
+            if (found.half && !found.has_double && floats > 4)
+                lanes = floats;
+            else if (found.wide_integers)
+                lanes = found.has_double ? floats / 2 : floats;
+            if (!lanes)
                 continue;
             llvm::LLVMContext &context = fn.getContext();
             llvm::Metadata *width[] = {llvm::MDString::get(context, "llvm.loop.vectorize.width"),
@@ -84,6 +129,14 @@ struct HalfWidthPass : llvm::PassInfoMixin<HalfWidthPass> {
             changed = true;
         }
         return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+    }
+};
+
+struct Int64VectorsPass : llvm::PassInfoMixin<Int64VectorsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        return cc_lower_int64_vectors(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                                       : llvm::PreservedAnalyses::all();
     }
 };
 
@@ -115,7 +168,12 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     if (optimize)
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-                passes.addPass(HalfWidthPass());
+                passes.addPass(WidthPass());
+            });
+    if (optimize)
+        builder.registerOptimizerLastEPCallback(
+            [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+                passes.addPass(llvm::createModuleToFunctionPassAdaptor(Int64VectorsPass()));
             });
     llvm::ModulePassManager passes;
     if (llvm::Error error =

@@ -1,4 +1,4 @@
-/* optimize.h - LLVM's O3 pipeline with cpucl's own pass in it
+/* optimize.h - LLVM's O3 pipeline with cpucl's own passes in it
  * (optimize.cpp). */
 #ifndef CPUCL_COMPILER_OPTIMIZE_H
 #define CPUCL_COMPILER_OPTIMIZE_H
@@ -12,9 +12,10 @@
 extern "C" {
 #endif
 
-/* Runs default<O3> on module for machine, with narrow.cpp's pass before
- * the loop vectorizer, or default<O0> when !optimize
- * (-cl-opt-disable). NULL on success, else the pipeline's error. */
+/* Runs default<O3> on module for machine, with narrow.cpp's pass and the
+ * width of some loops before the loop vectorizer and int64_vectors.cpp's
+ * pass at the end, or default<O0> when !optimize (-cl-opt-disable). NULL
+ * on success, else the pipeline's error. */
 LLVMErrorRef cc_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, bool optimize);
 
 #ifdef __cplusplus
