@@ -1,4 +1,4 @@
-// optimize.cpp - LLVM's O3 pipeline with cpucl's own pass in it.
+// optimize.cpp - LLVM's O3 pipeline with cpucl's own passes in it.
 //
 // LLVMRunPasses builds default<O3> from its text and offers no extension
 // point; narrowing (narrow.cpp) has to run inside O3, after inlining and
