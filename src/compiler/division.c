@@ -16,6 +16,7 @@
  * then keeps the checks it cannot prove unneeded.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "compiler/internal.h"
 
@@ -82,6 +83,68 @@ static bool guard(LLVMBuilderRef b, LLVMValueRef inst, bool is_signed)
     return true;
 }
 
+/* Whether fn is compiled with "unsafe-fp-math" (-cl-fast-relaxed-math,
+ * -cl-unsafe-math-optimizations): LLVM's instruction selector then turns
+ * divisions by one divisor in a block into one reciprocal and
+ * multiplications by it (whatever the instructions' own flags), whose
+ * rounding can put a quotient just below the integer it should be: 197 /
+ * 197 gave 0. */
+static bool unsafe_fp_math(LLVMValueRef fn)
+{
+    LLVMAttributeRef attribute = LLVMGetStringAttributeAtIndex(
+        fn, (LLVMAttributeIndex)LLVMAttributeFunctionIndex, "unsafe-fp-math", 14);
+    unsigned length = 0;
+    const char *value = attribute ? LLVMGetStringAttributeValue(attribute, &length) : NULL;
+    return value && length == 4 && !memcmp(value, "true", 4);
+}
+
+/* `value` in every lane of the floating-point type (or vector) `type` */
+static LLVMValueRef real_splat(LLVMTypeRef type, double value)
+{
+    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
+        return LLVMConstReal(type, value);
+    LLVMValueRef lanes[64];
+    unsigned count = LLVMGetVectorSize(type);
+    for (unsigned i = 0; i < count && i < 64; i++)
+        lanes[i] = LLVMConstReal(LLVMGetElementType(type), value);
+    return LLVMConstVector(lanes, count < 64 ? count : 64);
+}
+
+/* x `pred` 0 for a floating-point value or vector */
+static LLVMValueRef compare_zero(LLVMBuilderRef b, LLVMRealPredicate pred, LLVMValueRef x)
+{
+    return LLVMBuildFCmp(b, pred, x, LLVMConstNull(LLVMTypeOf(x)), "");
+}
+
+/* A quotient q = trunc(a / b) in floating point that may be one away from
+ * the integer quotient (the division's rounding once a reciprocal stands
+ * in for it: the error is a few ulps, far below 1), moved to it: the
+ * remainder r = a - q b is exact (|q b| <= |a| + |b| is an integer well
+ * inside the type's precision); q is one too far from zero when r is not
+ * 0 and its sign differs from a's, one too near when |r| >= |b|. */
+static LLVMValueRef correct_quotient(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef q,
+                                     LLVMValueRef a, LLVMValueRef d)
+{
+    LLVMTypeRef real = LLVMTypeOf(q);
+    unsigned fabs_id = LLVMLookupIntrinsicID("llvm.fabs", 9);
+    LLVMValueRef fabs_fn = LLVMGetIntrinsicDeclaration(module, fabs_id, &real, 1);
+    LLVMTypeRef fabs_type = LLVMIntrinsicGetType(LLVMGetModuleContext(module), fabs_id, &real, 1);
+    LLVMValueRef r = LLVMBuildFSub(b, a, LLVMBuildFMul(b, q, d, ""), "");
+    LLVMValueRef negative =
+        LLVMBuildXor(b, compare_zero(b, LLVMRealOLT, a), compare_zero(b, LLVMRealOLT, d), "");
+    LLVMValueRef step =
+        LLVMBuildSelect(b, negative, real_splat(real, -1.0), real_splat(real, 1.0), "");
+    LLVMValueRef past = LLVMBuildOr(
+        b, LLVMBuildAnd(b, compare_zero(b, LLVMRealOLT, r), compare_zero(b, LLVMRealOGT, a), ""),
+        LLVMBuildAnd(b, compare_zero(b, LLVMRealOGT, r), compare_zero(b, LLVMRealOLT, a), ""), "");
+    LLVMValueRef magnitude_r = LLVMBuildCall2(b, fabs_type, fabs_fn, &r, 1, "");
+    LLVMValueRef magnitude_d = LLVMBuildCall2(b, fabs_type, fabs_fn, &d, 1, "");
+    LLVMValueRef short_of = LLVMBuildFCmp(b, LLVMRealOGE, magnitude_r, magnitude_d, "");
+    LLVMValueRef zero = LLVMConstNull(real);
+    q = LLVMBuildFSub(b, q, LLVMBuildSelect(b, past, step, zero, ""), "");
+    return LLVMBuildFAdd(b, q, LLVMBuildSelect(b, short_of, step, zero, ""), "div.q.corrected");
+}
+
 /* A division or remainder of integers of at most 32 bits by a divisor that
  * is not a constant (LLVM turns those into multiplications) becomes one in
  * floating point: x86 has no vector integer division, so the loop
@@ -90,8 +153,10 @@ static bool guard(LLVMBuilderRef b, LLVMValueRef inst, bool is_signed)
  * distance to the next integer is at least 1/|b|, relative 1/|a|, more
  * than the division's rounding error (2^-53 in double for 32 bits, 2^-24
  * in float for 16 bits), so truncating it gives the integer quotient; the
- * remainder is a - q b. Runs after guard(): no zero divisor, no MIN / -1. */
-static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef inst, LLVMOpcode op)
+ * remainder is a - q b. Under "unsafe-fp-math" the quotient is corrected
+ * (correct_quotient). Runs after guard(): no zero divisor, no MIN / -1. */
+static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef inst,
+                                     LLVMOpcode op)
 {
     LLVMValueRef dividend = LLVMGetOperand(inst, 0), divisor = LLVMGetOperand(inst, 1);
     LLVMTypeRef type = LLVMTypeOf(inst);
@@ -111,6 +176,14 @@ static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef inst, LLVMOp
     LLVMValueRef d =
         is_signed ? LLVMBuildSIToFP(b, divisor, real, "") : LLVMBuildUIToFP(b, divisor, real, "");
     LLVMValueRef ratio = LLVMBuildFDiv(b, a, d, "");
+    if (unsafe_fp_math(fn)) {
+        LLVMModuleRef module = LLVMGetGlobalParent(fn);
+        unsigned trunc_id = LLVMLookupIntrinsicID("llvm.trunc", 10);
+        LLVMValueRef trunc_fn = LLVMGetIntrinsicDeclaration(module, trunc_id, &real, 1);
+        LLVMTypeRef trunc_type = LLVMIntrinsicGetType(context, trunc_id, &real, 1);
+        ratio = LLVMBuildCall2(b, trunc_type, trunc_fn, &ratio, 1, "");
+        ratio = correct_quotient(b, module, ratio, a, d);
+    }
     LLVMValueRef q = is_signed ? LLVMBuildFPToSI(b, ratio, type, "div.q")
                                : LLVMBuildFPToUI(b, ratio, type, "div.q");
     LLVMValueRef result = op == LLVMSDiv || op == LLVMUDiv
@@ -138,7 +211,7 @@ cl_int cc_guard_division(LLVMModuleRef module)
                 bool constant = LLVMIsConstant(LLVMGetOperand(inst, 1));
                 ok = guard(b, inst, op == LLVMSDiv || op == LLVMSRem);
                 if (ok && !constant)
-                    divide_in_floating_point(b, inst, op);
+                    divide_in_floating_point(b, fn, inst, op);
             }
         }
     LLVMDisposeBuilder(b);
