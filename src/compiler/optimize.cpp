@@ -8,8 +8,8 @@
 // proxies cross-registered, standard instrumentation; the target library
 // info is the default one for the module's triple, as there) and adds the
 // passes through PassBuilder's vectorizer-start extension point: narrowing,
-// then the width of some loops (below); and int64_vectors.cpp's at the
-// optimizer-last one.
+// then the width of some loops (below); and int64_vectors.cpp's and
+// half_vectors.c's at the optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
@@ -26,6 +26,7 @@
 #include "compiler/narrow.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
+#include "compiler/half_vectors.h"
 #include "compiler/int64_vectors.h"
 
 namespace
@@ -140,6 +141,14 @@ struct Int64VectorsPass : llvm::PassInfoMixin<Int64VectorsPass> {
     }
 };
 
+struct HalfVectorsPass : llvm::PassInfoMixin<HalfVectorsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        return cc_widen_half_vectors(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                                      : llvm::PreservedAnalyses::all();
+    }
+};
+
 } // namespace
 
 extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineRef machine_ref,
@@ -174,6 +183,7 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
         builder.registerOptimizerLastEPCallback(
             [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
                 passes.addPass(llvm::createModuleToFunctionPassAdaptor(Int64VectorsPass()));
+                passes.addPass(llvm::createModuleToFunctionPassAdaptor(HalfVectorsPass()));
             });
     llvm::ModulePassManager passes;
     if (llvm::Error error =

@@ -50,6 +50,25 @@ static const char *source =
     "    o[6] = convert_char_sat_rte(x); o[7] = convert_uchar_sat(x);\n"
     "    o[8] = convert_short_sat_rtp(x); o[9] = convert_long_sat_rtz(x);\n"
     "}\n"
+    /* every half, one result a kernel: loops the vectorizer runs on half
+       vectors, which compiler/half_vectors.c computes in float */
+    "kernel void all_round(global const ushort *in, global ushort *fl, global ushort *ce,\n"
+    "                      global ushort *tr, global ushort *ri, global ushort *ro)\n"
+    "{\n"
+    "    size_t i = get_global_id(0); half x = as_half(in[i]);\n"
+    "    fl[i] = as_ushort(floor(x)); ce[i] = as_ushort(ceil(x)); tr[i] = as_ushort(trunc(x));\n"
+    "    ri[i] = as_ushort(rint(x)); ro[i] = as_ushort(round(x));\n"
+    "}\n"
+    "kernel void all_pairs(global const ushort *in, global ushort *mn, global ushort *mx,\n"
+    "                      global ushort *cs, global int *lt, global int *sat)\n"
+    "{\n"
+    "    size_t i = get_global_id(0); half x = as_half(in[i]);\n"
+    "    half y = as_half((ushort)(in[i] * 40503u + 12345u));\n"
+    "    mn[i] = as_ushort(fmin(x, y)); mx[i] = as_ushort(fmax(x, y));\n"
+    "    cs[i] = as_ushort(copysign(x, y));\n"
+    "    lt[i] = (x < y) + 2 * (x == y) + 4 * isunordered(x, y) + 8 * (x >= y);\n"
+    "    sat[i] = convert_int_sat(x) + convert_short_sat_rte(x);\n"
+    "}\n"
     "kernel void vec_convert(global const float8 *in, global ushort8 *out, global int8 *ints)\n"
     "{\n"
     "    size_t i = get_global_id(0);\n"
@@ -458,6 +477,95 @@ static void test_from_half(struct harness *h, cl_program program)
     clReleaseMemObject(din), clReleaseMemObject(dfl), clReleaseMemObject(dout);
 }
 
+/* Every half through the rounding functions, fmin, fmax, copysign, the
+ * comparisons and a saturating conversion, in loops the vectorizer runs on
+ * half vectors (once split lane by lane by x86's back end, now computed in
+ * float by compiler/half_vectors.c): all exact. */
+static bool same_half(uint16_t got, double want)
+{
+    if (isnan(want))
+        return half_is_nan(got);
+    return got == to_half(want, RTE);
+}
+
+static void test_every_half(struct harness *h, cl_program program)
+{
+    enum { N = 65536 };
+    static cl_ushort in[N], out[5][N];
+    static cl_int ints[2][N];
+    for (int i = 0; i < N; i++)
+        in[i] = (cl_ushort)i;
+    cl_mem din = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in), dout[5], dint[2];
+    for (int j = 0; j < 5; j++)
+        dout[j] = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out[j], NULL);
+    for (int j = 0; j < 2; j++)
+        dint[j] = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof ints[j], NULL);
+    cl_kernel k = harness_kernel(program, "all_round");
+    CHECK_OK(harness_args(k, 6, ARG(din), ARG(dout[0]), ARG(dout[1]), ARG(dout[2]), ARG(dout[3]),
+                          ARG(dout[4])));
+    run_1d(h, k, N);
+    for (int j = 0; j < 5; j++)
+        read_back(h, dout[j], sizeof out[j], out[j]);
+    clReleaseKernel(k);
+    int bad = 0;
+    static const char *const round_names[] = {"floor", "ceil", "trunc", "rint", "round"};
+    for (int i = 0; i < N; i++) {
+        double x = half_value(in[i]);
+        double want[5] = {floor(x), ceil(x), trunc(x), nearbyint(x), round(x)};
+        for (int j = 0; j < 5; j++)
+            if (!same_half(out[j][i], want[j]) && bad++ < 8)
+                HARNESS_FAIL("%s(%a): got 0x%04x\n", round_names[j], x, out[j][i]);
+    }
+    CHECK_NONE_WRONG(bad, "rounding every half");
+
+    k = harness_kernel(program, "all_pairs");
+    CHECK_OK(harness_args(k, 6, ARG(din), ARG(dout[0]), ARG(dout[1]), ARG(dout[2]), ARG(dint[0]),
+                          ARG(dint[1])));
+    run_1d(h, k, N);
+    for (int j = 0; j < 3; j++)
+        read_back(h, dout[j], sizeof out[j], out[j]);
+    for (int j = 0; j < 2; j++)
+        read_back(h, dint[j], sizeof ints[j], ints[j]);
+    clReleaseKernel(k);
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        uint16_t y_bits = (uint16_t)(in[i] * 40503u + 12345u);
+        double x = half_value(in[i]), y = half_value(y_bits);
+        /* fmin and fmax: either zero of two zeros */
+        double lo = isnan(x) ? y : isnan(y) ? x : x < y ? x : y;
+        double hi = isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
+        bool zeros = x == 0 && y == 0;
+        bool min_ok = zeros ? half_value(out[0][i]) == 0 : same_half(out[0][i], lo);
+        bool max_ok = zeros ? half_value(out[1][i]) == 0 : same_half(out[1][i], hi);
+        uint16_t sign = (uint16_t)((in[i] & 0x7fff) | (y_bits & 0x8000));
+        /* a NaN's payload may come back quieted (computed in float) */
+        bool sign_ok = half_is_nan(in[i])
+                           ? half_is_nan(out[2][i]) && (out[2][i] & 0x8000) == (y_bits & 0x8000)
+                           : out[2][i] == sign;
+        int compares = (x < y) + 2 * (x == y) + 4 * (isnan(x) || isnan(y)) + 8 * (x >= y);
+        long long sat_int = isnan(x)       ? 0
+                            : x >= 0x1p31  ? INT_MAX
+                            : x <= -0x1p31 ? INT_MIN
+                                           : (long long)trunc(x);
+        long long sat_short = isnan(x)                   ? 0
+                              : nearbyint(x) >= SHRT_MAX ? SHRT_MAX
+                              : nearbyint(x) <= SHRT_MIN ? SHRT_MIN
+                                                         : (long long)nearbyint(x);
+        if ((!min_ok || !max_ok || !sign_ok || ints[0][i] != compares ||
+             ints[1][i] != (cl_int)(sat_int + sat_short)) &&
+            bad++ < 8)
+            HARNESS_FAIL("pairs of %a, %a: min 0x%04x max 0x%04x copysign 0x%04x compares %d "
+                         "sat %d\n",
+                         x, y, out[0][i], out[1][i], out[2][i], ints[0][i], ints[1][i]);
+    }
+    CHECK_NONE_WRONG(bad, "pairs of every half");
+    clReleaseMemObject(din);
+    for (int j = 0; j < 5; j++)
+        clReleaseMemObject(dout[j]);
+    for (int j = 0; j < 2; j++)
+        clReleaseMemObject(dint[j]);
+}
+
 /* Reference results of the math kernel, in double, with the tolerance in
  * half ulps (the half table of cl_khr_fp16; 0: exact). */
 struct expect {
@@ -836,6 +944,7 @@ int main(void)
     test_to_half(&h, program);
     test_double_to_half(&h, program);
     test_from_half(&h, program);
+    test_every_half(&h, program);
     test_math(&h, program);
     test_vectors(&h, program);
     test_geometry(&h, program);
