@@ -134,15 +134,18 @@
         return STEP(f, cmp, x < (S)0, R, INFINITY);                                           \
     }
 
-/* floating point -> floating point: double -> float rounds, compared in
- * double; the others are exact */
+/* floating point -> floating point: to a narrower type it rounds, and the
+ * result is compared with x in the wider of the two types (exact: both
+ * values are of it; float, not double, for float -> half keeps 8 lanes a
+ * register); widening is exact */
 #define FLOAT_TO_FLOAT(D, S, R)                                                               \
     OVL D convert_##D##R(S x)                                                                 \
     {                                                                                         \
+        typedef __typeof__((S)0 + (D)0) wide;                                                 \
         D f = (D)x;                                                                           \
-        double got = (double)f, exact = (double)x;                                            \
+        wide got = (wide)f, exact = (wide)x;                                                  \
         int cmp = (got > exact) - (got < exact);                                              \
-        return STEP(f, cmp, exact < 0.0, R, INFINITY);                                        \
+        return STEP(f, cmp, exact < (wide)0, R, INFINITY);                                    \
     }
 
 /* --- one macro per destination family, over every source and rounding --- */
