@@ -110,6 +110,19 @@ static const struct row {
     {"double", "double", "rint(x) + round(y) + trunc(x)"},
     {"double", "double", "atan2pi(x, y)"},
     {"double", "double", "lgamma(x)"},
+    /* half (cl_khr_fp16: PoCL's CPU device has none, so cpucl alone) */
+    {"half", "half", "sin(x)"},
+    {"half", "half", "exp(x)"},
+    {"half", "half", "log(x)"},
+    {"half", "half", "pow(x, y)"},
+    {"half", "half", "asinpi(x * 0.1h)"},
+    {"half", "half", "fmod(x, y)"},
+    {"half", "half", "rootn(x, 3)"},
+    {"half", "half", "lgamma(x)"},
+    {"half", "half", "floor(x) + fmax(x, y)"},
+    {"half", "int", "convert_int_sat(x * 1000)"},
+    {"float", "half", "convert_half_rtz(x)"},
+    {"double", "half", "convert_half_rtn(x)"},
     /* vectors of math */
     {"float4", "float4", "sin(x) + exp(y)"},
     {"float8", "float8", "sin(x) + exp(y)"},
@@ -202,7 +215,7 @@ static double now_ms(void)
 
 static bool is_floating(const char *type)
 {
-    return !strncmp(type, "float", 5) || !strncmp(type, "double", 6);
+    return !strncmp(type, "float", 5) || !strncmp(type, "double", 6) || !strncmp(type, "half", 4);
 }
 
 /* the bytes of one element of a type (a 3-vector takes 4) */
@@ -211,8 +224,8 @@ static size_t element_size(const char *type)
     static const struct {
         const char *name;
         size_t size;
-    } scalars[] = {{"double", 8}, {"ulong", 8},  {"long", 8},  {"float", 4}, {"uint", 4},
-                   {"int", 4},    {"ushort", 2}, {"short", 2}, {"uchar", 1}, {"char", 1}};
+    } scalars[] = {{"double", 8}, {"ulong", 8}, {"long", 8}, {"float", 4}, {"uint", 4}, {"int", 4},
+                   {"ushort", 2}, {"short", 2}, {"half", 2}, {"uchar", 1}, {"char", 1}};
     for (size_t s = 0; s < sizeof scalars / sizeof scalars[0]; s++) {
         size_t n = strlen(scalars[s].name);
         if (!strncmp(type, scalars[s].name, n)) {
@@ -234,12 +247,15 @@ static void fill(const char *type, size_t items, char *x, char *y)
         }
         return;
     }
-    bool is_double = type[0] == 'd';
-    for (size_t e = 0; e < bytes / (is_double ? 8 : 4); e++) {
+    size_t size = type[0] == 'd' ? 8 : type[0] == 'h' ? 2 : 4;
+    for (size_t e = 0; e < bytes / size; e++) {
         double u = 0.01 + (double)(e % 1000) * 0.0097, v = 0.5 + (double)(e % 7) * 0.3;
-        if (is_double) {
+        if (size == 8) {
             ((double *)x)[e] = u;
             ((double *)y)[e] = v;
+        } else if (size == 2) {
+            ((_Float16 *)x)[e] = (_Float16)u;
+            ((_Float16 *)y)[e] = (_Float16)v;
         } else {
             ((float *)x)[e] = (float)u;
             ((float *)y)[e] = (float)v;
@@ -256,6 +272,7 @@ static double run_row(cl_context context, cl_device_id device, cl_command_queue 
     char source[1024];
     snprintf(source, sizeof source,
              "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+             "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
              "kernel void k(global const %s *a, global const %s *b, global %s *o)\n"
              "{ size_t i = get_global_id(0); %s x = a[i], y = b[i]; o[i] = %s; }\n",
              row->type, row->type, row->result, row->type, row->expression);
