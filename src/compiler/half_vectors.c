@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compiler/half_vectors.h"
+#include "compiler/optimize.h"
 
 static bool is_half_vector(LLVMTypeRef type)
 {
@@ -83,13 +84,8 @@ static void call_in_float(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef c
 
 bool cc_widen_half_vectors(LLVMValueRef fn)
 {
-    LLVMAttributeRef features = LLVMGetStringAttributeAtIndex(
-        fn, (LLVMAttributeIndex)LLVMAttributeFunctionIndex, "target-features", 15);
-    unsigned length = 0;
-    const char *text = features ? LLVMGetStringAttributeValue(features, &length) : NULL;
-    for (unsigned i = 0; text && i + 11 <= length; i++)
-        if (!memcmp(text + i, "+avx512fp16", 11))
-            return false;
+    if (cc_function_has_feature(fn, "avx512fp16"))
+        return false;
     LLVMModuleRef module = LLVMGetGlobalParent(fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
     bool changed = false;

@@ -47,6 +47,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "compiler/int64_vectors.h"
+#include "compiler/optimize.h"
 
 namespace
 {
@@ -254,8 +255,7 @@ llvm::Value *real_to_int(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Type *type)
 extern "C" bool cc_lower_int64_vectors(LLVMValueRef fn_ref)
 {
     llvm::Function &fn = *llvm::unwrap<llvm::Function>(fn_ref);
-    llvm::Attribute features = fn.getFnAttribute("target-features");
-    bool has_conversions = features.isValid() && features.getValueAsString().contains("+avx512dq");
+    bool has_conversions = cc_function_has_feature(fn_ref, "avx512dq");
     llvm::SmallVector<llvm::Instruction *, 8> found;
     for (llvm::BasicBlock &block : fn)
         for (llvm::Instruction &inst : block)

@@ -105,9 +105,7 @@ struct WidthPass : llvm::PassInfoMixin<WidthPass> {
             (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                 .getFixedValue() /
             32;
-        llvm::Attribute features = fn.getFnAttribute("target-features");
-        bool has_conversions =
-            features.isValid() && features.getValueAsString().contains("+avx512dq");
+        bool has_conversions = cc_function_has_feature(llvm::wrap(&fn), "avx512dq");
         bool changed = false;
         for (llvm::Loop *loop : analyses.getResult<llvm::LoopAnalysis>(fn).getLoopsInPreorder()) {
             llvm::MDNode *id = loop->getLoopID();
@@ -150,6 +148,20 @@ struct HalfVectorsPass : llvm::PassInfoMixin<HalfVectorsPass> {
 };
 
 } // namespace
+
+extern "C" bool cc_function_has_feature(LLVMValueRef fn_ref, const char *feature)
+{
+    llvm::Attribute features =
+        llvm::unwrap<llvm::Function>(fn_ref)->getFnAttribute("target-features");
+    if (!features.isValid())
+        return false;
+    llvm::SmallVector<llvm::StringRef, 64> list;
+    features.getValueAsString().split(list, ',');
+    for (llvm::StringRef item : list)
+        if (item.consume_front("+") && item == feature)
+            return true;
+    return false;
+}
 
 extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineRef machine_ref,
                                     bool optimize)

@@ -18,6 +18,11 @@ extern "C" {
  * on success, else the pipeline's error. */
 LLVMErrorRef cc_optimize(LLVMModuleRef module, LLVMTargetMachineRef machine, bool optimize);
 
+/* Whether fn's "target-features" attribute turns `feature` on ("avx512dq"
+ * for "+avx512dq"): what the passes above ask before relying on an
+ * instruction LLVM's x86 back end would otherwise expand. */
+bool cc_function_has_feature(LLVMValueRef fn, const char *feature);
+
 #ifdef __cplusplus
 }
 #endif
