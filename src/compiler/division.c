@@ -20,13 +20,12 @@
 
 #include "compiler/internal.h"
 
-/* `value` in every lane of `type` (an integer or a vector of them). */
-static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value, bool sign_extend)
+/* `lane` in every lane of `type` (a scalar type, or a vector of lane's). */
+static LLVMValueRef splat_lane(LLVMTypeRef type, LLVMValueRef lane)
 {
     if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
-        return LLVMConstInt(type, value, sign_extend);
+        return lane;
     unsigned lanes = LLVMGetVectorSize(type);
-    LLVMValueRef lane = LLVMConstInt(LLVMGetElementType(type), value, sign_extend);
     LLVMValueRef *all = malloc(lanes * sizeof *all);
     if (!all)
         return NULL;
@@ -35,6 +34,17 @@ static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value, bool sign_
     LLVMValueRef vector = LLVMConstVector(all, lanes);
     free(all);
     return vector;
+}
+
+static LLVMTypeRef lane_type(LLVMTypeRef type)
+{
+    return LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetElementType(type) : type;
+}
+
+/* `value` in every lane of `type` (an integer or a vector of them). */
+static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value, bool sign_extend)
+{
+    return splat_lane(type, LLVMConstInt(lane_type(type), value, sign_extend));
 }
 
 /* Whether the constant `divisor` is safe: no lane is 0, and for a signed
@@ -63,9 +73,7 @@ static bool guard(LLVMBuilderRef b, LLVMValueRef inst, bool is_signed)
     if (safe_constant(divisor, is_signed))
         return true;
     LLVMTypeRef type = LLVMTypeOf(divisor);
-    LLVMTypeRef lane_type =
-        LLVMGetTypeKind(type) == LLVMVectorTypeKind ? LLVMGetElementType(type) : type;
-    unsigned bits = LLVMGetIntTypeWidth(lane_type);
+    unsigned bits = LLVMGetIntTypeWidth(lane_type(type));
     LLVMValueRef zero = LLVMConstNull(type), one = splat(type, 1, false);
     if (!one)
         return false;
@@ -98,16 +106,15 @@ static bool unsafe_fp_math(LLVMValueRef fn)
     return value && length == 4 && !memcmp(value, "true", 4);
 }
 
-/* `value` in every lane of the floating-point type (or vector) `type` */
-static LLVMValueRef real_splat(LLVMTypeRef type, double value)
+/* llvm.<name> of x (a unary intrinsic overloaded on x's type) */
+static LLVMValueRef unary_intrinsic(LLVMBuilderRef b, LLVMModuleRef module, const char *name,
+                                    LLVMValueRef x)
 {
-    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
-        return LLVMConstReal(type, value);
-    LLVMValueRef lanes[64];
-    unsigned count = LLVMGetVectorSize(type);
-    for (unsigned i = 0; i < count && i < 64; i++)
-        lanes[i] = LLVMConstReal(LLVMGetElementType(type), value);
-    return LLVMConstVector(lanes, count < 64 ? count : 64);
+    LLVMTypeRef type = LLVMTypeOf(x);
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(module, id, &type, 1);
+    LLVMTypeRef fn_type = LLVMIntrinsicGetType(LLVMGetModuleContext(module), id, &type, 1);
+    return LLVMBuildCall2(b, fn_type, fn, &x, 1, "");
 }
 
 /* x `pred` 0 for a floating-point value or vector */
@@ -121,25 +128,26 @@ static LLVMValueRef compare_zero(LLVMBuilderRef b, LLVMRealPredicate pred, LLVMV
  * in for it: the error is a few ulps, far below 1), moved to it: the
  * remainder r = a - q b is exact (|q b| <= |a| + |b| is an integer well
  * inside the type's precision); q is one too far from zero when r is not
- * 0 and its sign differs from a's, one too near when |r| >= |b|. */
+ * 0 and its sign differs from a's, one too near when |r| >= |b|. NULL
+ * when out of memory. */
 static LLVMValueRef correct_quotient(LLVMBuilderRef b, LLVMModuleRef module, LLVMValueRef q,
                                      LLVMValueRef a, LLVMValueRef d)
 {
     LLVMTypeRef real = LLVMTypeOf(q);
-    unsigned fabs_id = LLVMLookupIntrinsicID("llvm.fabs", 9);
-    LLVMValueRef fabs_fn = LLVMGetIntrinsicDeclaration(module, fabs_id, &real, 1);
-    LLVMTypeRef fabs_type = LLVMIntrinsicGetType(LLVMGetModuleContext(module), fabs_id, &real, 1);
     LLVMValueRef r = LLVMBuildFSub(b, a, LLVMBuildFMul(b, q, d, ""), "");
     LLVMValueRef negative =
         LLVMBuildXor(b, compare_zero(b, LLVMRealOLT, a), compare_zero(b, LLVMRealOLT, d), "");
-    LLVMValueRef step =
-        LLVMBuildSelect(b, negative, real_splat(real, -1.0), real_splat(real, 1.0), "");
+    LLVMValueRef minus_one = splat_lane(real, LLVMConstReal(lane_type(real), -1.0));
+    LLVMValueRef one = splat_lane(real, LLVMConstReal(lane_type(real), 1.0));
+    if (!minus_one || !one)
+        return NULL;
+    LLVMValueRef step = LLVMBuildSelect(b, negative, minus_one, one, "");
     LLVMValueRef past = LLVMBuildOr(
         b, LLVMBuildAnd(b, compare_zero(b, LLVMRealOLT, r), compare_zero(b, LLVMRealOGT, a), ""),
         LLVMBuildAnd(b, compare_zero(b, LLVMRealOGT, r), compare_zero(b, LLVMRealOLT, a), ""), "");
-    LLVMValueRef magnitude_r = LLVMBuildCall2(b, fabs_type, fabs_fn, &r, 1, "");
-    LLVMValueRef magnitude_d = LLVMBuildCall2(b, fabs_type, fabs_fn, &d, 1, "");
-    LLVMValueRef short_of = LLVMBuildFCmp(b, LLVMRealOGE, magnitude_r, magnitude_d, "");
+    LLVMValueRef short_of =
+        LLVMBuildFCmp(b, LLVMRealOGE, unary_intrinsic(b, module, "llvm.fabs", r),
+                      unary_intrinsic(b, module, "llvm.fabs", d), "");
     LLVMValueRef zero = LLVMConstNull(real);
     q = LLVMBuildFSub(b, q, LLVMBuildSelect(b, past, step, zero, ""), "");
     return LLVMBuildFAdd(b, q, LLVMBuildSelect(b, short_of, step, zero, ""), "div.q.corrected");
@@ -155,15 +163,15 @@ static LLVMValueRef correct_quotient(LLVMBuilderRef b, LLVMModuleRef module, LLV
  * in float for 16 bits), so truncating it gives the integer quotient; the
  * remainder is a - q b. Under "unsafe-fp-math" the quotient is corrected
  * (correct_quotient). Runs after guard(): no zero divisor, no MIN / -1. */
-static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef inst,
-                                     LLVMOpcode op)
+static bool divide_in_floating_point(LLVMBuilderRef b, LLVMModuleRef module, bool correct,
+                                     LLVMValueRef inst, LLVMOpcode op)
 {
     LLVMValueRef dividend = LLVMGetOperand(inst, 0), divisor = LLVMGetOperand(inst, 1);
     LLVMTypeRef type = LLVMTypeOf(inst);
     bool vector = LLVMGetTypeKind(type) == LLVMVectorTypeKind;
-    unsigned bits = LLVMGetIntTypeWidth(vector ? LLVMGetElementType(type) : type);
+    unsigned bits = LLVMGetIntTypeWidth(lane_type(type));
     if (bits > 32)
-        return;
+        return true;
     LLVMContextRef context = LLVMGetTypeContext(type);
     LLVMTypeRef real =
         bits <= 16 ? LLVMFloatTypeInContext(context) : LLVMDoubleTypeInContext(context);
@@ -176,14 +184,9 @@ static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef fn, LLVMValu
     LLVMValueRef d =
         is_signed ? LLVMBuildSIToFP(b, divisor, real, "") : LLVMBuildUIToFP(b, divisor, real, "");
     LLVMValueRef ratio = LLVMBuildFDiv(b, a, d, "");
-    if (unsafe_fp_math(fn)) {
-        LLVMModuleRef module = LLVMGetGlobalParent(fn);
-        unsigned trunc_id = LLVMLookupIntrinsicID("llvm.trunc", 10);
-        LLVMValueRef trunc_fn = LLVMGetIntrinsicDeclaration(module, trunc_id, &real, 1);
-        LLVMTypeRef trunc_type = LLVMIntrinsicGetType(context, trunc_id, &real, 1);
-        ratio = LLVMBuildCall2(b, trunc_type, trunc_fn, &ratio, 1, "");
-        ratio = correct_quotient(b, module, ratio, a, d);
-    }
+    if (correct && !(ratio = correct_quotient(
+                         b, module, unary_intrinsic(b, module, "llvm.trunc", ratio), a, d)))
+        return false;
     LLVMValueRef q = is_signed ? LLVMBuildFPToSI(b, ratio, type, "div.q")
                                : LLVMBuildFPToUI(b, ratio, type, "div.q");
     LLVMValueRef result = op == LLVMSDiv || op == LLVMUDiv
@@ -191,6 +194,7 @@ static void divide_in_floating_point(LLVMBuilderRef b, LLVMValueRef fn, LLVMValu
                               : LLVMBuildSub(b, dividend, LLVMBuildMul(b, q, divisor, ""), "div.r");
     LLVMReplaceAllUsesWith(inst, result);
     LLVMInstructionEraseFromParent(inst);
+    return true;
 }
 
 cl_int cc_guard_division(LLVMModuleRef module)
@@ -199,7 +203,8 @@ cl_int cc_guard_division(LLVMModuleRef module)
     if (!b)
         return CL_OUT_OF_HOST_MEMORY;
     bool ok = true;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && ok; fn = LLVMGetNextFunction(fn))
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn && ok; fn = LLVMGetNextFunction(fn)) {
+        bool correct = unsafe_fp_math(fn);
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok;
              bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef next;
@@ -211,9 +216,10 @@ cl_int cc_guard_division(LLVMModuleRef module)
                 bool constant = LLVMIsConstant(LLVMGetOperand(inst, 1));
                 ok = guard(b, inst, op == LLVMSDiv || op == LLVMSRem);
                 if (ok && !constant)
-                    divide_in_floating_point(b, fn, inst, op);
+                    ok = divide_in_floating_point(b, module, correct, inst, op);
             }
         }
+    }
     LLVMDisposeBuilder(b);
     return ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
