@@ -35,15 +35,10 @@ static bool is_exact_intrinsic(LLVMValueRef callee)
                                         "llvm.rint",      "llvm.nearbyint", "llvm.round",
                                         "llvm.roundeven", "llvm.minnum",    "llvm.maxnum",
                                         "llvm.minimum",   "llvm.maximum",   "llvm.copysign"};
-    if (!callee || !LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
-        return false;
-    size_t length;
-    const char *name = LLVMGetValueName2(callee, &length);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        size_t n = strlen(names[i]);
-        if (length > n && !strncmp(name, names[i], n) && name[n] == '.')
+    unsigned id = callee && LLVMIsAFunction(callee) ? LLVMGetIntrinsicID(callee) : 0;
+    for (size_t i = 0; id && i < sizeof names / sizeof names[0]; i++)
+        if (id == LLVMLookupIntrinsicID(names[i], strlen(names[i])))
             return true;
-    }
     return false;
 }
 
