@@ -171,11 +171,14 @@ SPLIT1(double, log1p, double)
  *   has at most 25 bits; for a larger k, r / Y < 1 - 2^-24 and q = 0;
  * - one correction each way makes 0 <= r < Y.
  * The last step's quotient is the whole quotient modulo 2^50: its low bits
- * decide remainder's ties and give remquo's quo. */
-static double fmod_float_abs(float x, float y, double *quotient)
+ * decide remainder's ties and give remquo's quo. `top` is the first k:
+ * FLOAT_TOP for floats; 0 for halves, whose |x| / |y| < 2^41 needs one
+ * step. */
+#define FLOAT_TOP 250
+static double fmod_float_abs(float x, float y, int top, double *quotient)
 {
     double ay = fabs((double)y), inv = 1.0 / ay, r = fabs((double)x), q = 0.0;
-    for (int k = 250; k >= 0; k -= 50) {
+    for (int k = top; k >= 0; k -= 50) {
         double up = as_double((ulong)(1023 + k) << 52), down = as_double((ulong)(1023 - k) << 52);
         double big = ay * up;
         q = trunc(r * inv * down);
@@ -196,15 +199,15 @@ static bool fmod_float_nan(float x, float y)
 
 OVL float fmod(float x, float y)
 {
-    double q, r = fmod_float_abs(x, y, &q);
+    double q, r = fmod_float_abs(x, y, FLOAT_TOP, &q);
     float result = isinf(y) ? x : copysign((float)r, x);
     return fmod_float_nan(x, y) ? x + y + NAN : result;
 }
 
 /* remainder: the nearest quotient, ties to even. */
-static double remainder_float_abs(float x, float y, double *quotient)
+static double remainder_float_abs(float x, float y, int top, double *quotient)
 {
-    double ay = fabs((double)y), q, r = fmod_float_abs(x, y, &q);
+    double ay = fabs((double)y), q, r = fmod_float_abs(x, y, top, &q);
     bool odd = q * 0.5 != trunc(q * 0.5);
     bool up = 2.0 * r > ay || (2.0 * r == ay && odd);
     *quotient = up ? q + 1.0 : q;
@@ -213,7 +216,7 @@ static double remainder_float_abs(float x, float y, double *quotient)
 
 OVL float remainder(float x, float y)
 {
-    double q, r = remainder_float_abs(x, y, &q);
+    double q, r = remainder_float_abs(x, y, FLOAT_TOP, &q);
     float result = isinf(y) ? x : (float)(signbit(x) ? -r : r);
     return fmod_float_nan(x, y) ? x + y + NAN : result;
 }
@@ -401,7 +404,7 @@ REMQUO(double, DBL_MAX)
  * low bits; no call, so it vectorizes */
 OVL float remquo(float x, float y, __generic int *quo)
 {
-    double q, r = remainder_float_abs(x, y, &q);
+    double q, r = remainder_float_abs(x, y, FLOAT_TOP, &q);
     int n = (int)(q - 128.0 * trunc(q * (1.0 / 128)));
     bool nan = fmod_float_nan(x, y);
     *quo = nan || isinf(y) ? 0 : signbit(x) != signbit(y) ? -n : n;
@@ -925,48 +928,28 @@ OVL half sincos(half x, __generic half *cosval)
 OVL half frexp(half x, __generic int *exp) { return (half)frexp((float)x, exp); }
 OVL half lgamma_r(half x, __generic int *signp) { return (half)lgamma_r((float)x, signp); }
 /* fmod, remainder and remquo of halves: the float reduction above in one
- * step (k = 0), since |x| / |y| < 2^41 for halves; the same arguments make
- * q within one of the quotient and the fma exact (the result is a
- * multiple of 2^-24 below 2^18). Through the float functions' six steps
- * they ran at a third of this speed. */
-static double fmod_half_abs(half x, half y, double *quotient)
-{
-    double ay = fabs((double)y), r = fabs((double)x);
-    double q = trunc(r * (1.0 / ay));
-    r = fma(-q, ay, r);
-    bool low = r < 0.0, high = r >= ay;
-    r = low ? r + ay : high ? r - ay : r;
-    *quotient = low ? q - 1.0 : high ? q + 1.0 : q;
-    return r;
-}
-static double remainder_half_abs(half x, half y, double *quotient)
-{
-    double ay = fabs((double)y), q, r = fmod_half_abs(x, y, &q);
-    bool odd = q * 0.5 != trunc(q * 0.5);
-    bool up = 2.0 * r > ay || (2.0 * r == ay && odd);
-    *quotient = up ? q + 1.0 : q;
-    return up ? r - ay : r;
-}
-static bool fmod_half_nan(half x, half y) { return isnan(x) || isnan(y) || isinf(x) || y == 0; }
+ * step (top 0), since |x| / |y| < 2^41 for halves (halves convert to float
+ * exactly). Through the float functions' six steps they ran at a third of
+ * this speed. */
 OVL half fmod(half x, half y)
 {
-    double q, r = fmod_half_abs(x, y, &q);
+    double q, r = fmod_float_abs(x, y, 0, &q);
     half result = isinf(y) ? x : copysign((half)r, x);
-    return fmod_half_nan(x, y) ? (half)NAN : result;
+    return fmod_float_nan(x, y) ? (half)NAN : result;
 }
 OVL half remainder(half x, half y)
 {
-    double q, r = remainder_half_abs(x, y, &q);
+    double q, r = remainder_float_abs(x, y, 0, &q);
     half result = isinf(y) ? x : (half)(signbit(x) ? -r : r);
-    return fmod_half_nan(x, y) ? (half)NAN : result;
+    return fmod_float_nan(x, y) ? (half)NAN : result;
 }
 SPLIT2(half, fmod, half, half)
 SPLIT2(half, remainder, half, half)
 OVL half remquo(half x, half y, __generic int *quo)
 {
-    double q, r = remainder_half_abs(x, y, &q);
+    double q, r = remainder_float_abs(x, y, 0, &q);
     int n = (int)(q - 128.0 * trunc(q * (1.0 / 128)));
-    bool nan = fmod_half_nan(x, y);
+    bool nan = fmod_float_nan(x, y);
     *quo = nan || isinf(y) ? 0 : signbit(x) != signbit(y) ? -n : n;
     half result = isinf(y) ? x : (half)(signbit(x) ? -r : r);
     return nan ? (half)NAN : result;
