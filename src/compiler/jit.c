@@ -108,7 +108,7 @@ static LLVMErrorRef define_runtime_symbols(void)
     const struct cc_runtime_symbol *lanes = cc_lanes_symbols(&lanes_count);
     const struct cc_runtime_symbol *half = cc_half_symbols(&half_count);
     const struct cc_runtime_symbol *guard = cc_guard_symbols(&guard_count);
-    LLVMOrcCSymbolMapPair pairs[256];
+    LLVMOrcCSymbolMapPair pairs[384];
     if (1 + count + lanes_count + half_count + guard_count > sizeof pairs / sizeof pairs[0])
         abort(); /* tables larger than this array are a bug here */
     unsigned n = 0;
