@@ -8,6 +8,7 @@
 // proxies cross-registered, standard instrumentation; the target library
 // info is the default one for the module's triple, as there) and adds the
 // passes through PassBuilder's vectorizer-start extension point: narrowing,
+// addresses counted from the group's first work-item (group_addresses.cpp),
 // then the width of some loops (below); and int64_vectors.cpp's and
 // half_vectors.c's at the optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
@@ -23,6 +24,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm-c/Core.h>
 
+#include "compiler/group_addresses.h"
 #include "compiler/narrow.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
@@ -131,6 +133,17 @@ struct WidthPass : llvm::PassInfoMixin<WidthPass> {
     }
 };
 
+struct GroupAddressesPass : llvm::PassInfoMixin<GroupAddressesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        if (!cc_group_addresses(llvm::wrap(&fn)))
+            return llvm::PreservedAnalyses::all();
+        llvm::PreservedAnalyses kept;
+        kept.preserveSet<llvm::CFGAnalyses>();
+        return kept;
+    }
+};
+
 struct Int64VectorsPass : llvm::PassInfoMixin<Int64VectorsPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
     {
@@ -189,6 +202,7 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     if (optimize)
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+                passes.addPass(GroupAddressesPass());
                 passes.addPass(WidthPass());
             });
     if (optimize)

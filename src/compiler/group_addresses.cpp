@@ -1,0 +1,158 @@
+// group_addresses.cpp - work-item addresses counted from the group's first.
+//
+// Takes a function inside O3, right before the loop vectorizer (after
+// narrow.cpp), whose innermost work-item loops carry parallel.cpp's mark.
+// In such a loop, with canonical induction variable x (0, 1, 2, ...), an
+// address `getelementptr inbounds T, P, (A + x)` with P and A the same for
+// every work-item (`a[get_global_id(0)]`: A is the group's first global id;
+// A may be a sum of such values: `a[get_global_id(0) + 1]`)
+// becomes `getelementptr nusw T, B, x` with B = `getelementptr T, P, A`
+// computed once before the loop, and x's increment gets `nsw`.
+//
+// Why: a kernel that loads only some components of a vector of global
+// memory (`float4 p = a[i]; ... p.xyz`, cross(float4) ...) leaves, once
+// scalarize.cpp has split the vector, an interleave group with a gap at
+// its end. LLVM 19's vectorizer keeps such a group only when it can prove
+// that the address of its first member does not wrap (VectorUtils.cpp,
+// analyzeInterleaving, without run-time checks), which ScalarEvolution
+// proves for an inbounds address whose index is an induction variable that
+// does not wrap, but not for {A,+,1} with an unknown A: the loads became
+// gathers, one per component (float4 cross 15 ms against PoCL's 5.9 ms for
+// 4 Mi items on Zen 4, where gathers are slow); with B and x they are
+// wide loads and shuffles.
+//
+// Sound because the address is the same (B + x * sizeof(T) equals
+// P + (A + x) * sizeof(T)) and the flags claim only what holds of every
+// address a work-item computes: x counts work-items of one group (at most
+// CL_DEVICE_MAX_WORK_GROUP_SIZE), so neither x + 1 nor x * sizeof(T)
+// overflows, and adding that non-negative offset to B gives the original
+// address, which does not wrap: the original was inbounds, or (InstCombine
+// drops inbounds when it splits `a[i + 1]` into `&a[i]` plus 16 bytes) it
+// is only ever loaded or stored through, and a wrapped address would lie
+// within 64 KiB of address 0, which no buffer holds. B itself gets no
+// flag, since the group's first work-item may compute no address at all
+// (a guard).
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
+#include <llvm-c/Core.h>
+
+#include <vector>
+
+#include "compiler/group_addresses.h"
+#include "compiler/parallel.h"
+
+namespace
+{
+
+// Whether index is x plus a sum of loop-invariant terms (adds and subs,
+// either order: `get_global_id(0) + 1`), collected in terms.
+bool is_x_plus(llvm::Value *index, llvm::PHINode *x, const llvm::Loop &loop,
+               std::vector<std::pair<llvm::Value *, bool>> &terms)
+{
+    if (index == x)
+        return true;
+    auto *op = llvm::dyn_cast<llvm::BinaryOperator>(index);
+    if (!op || !loop.contains(op) || terms.size() > 8)
+        return false;
+    llvm::Value *a = op->getOperand(0), *b = op->getOperand(1);
+    switch (op->getOpcode()) {
+    case llvm::Instruction::Add:
+        if (loop.isLoopInvariant(a))
+            std::swap(a, b);
+        break;
+    case llvm::Instruction::Sub: break;
+    default: return false;
+    }
+    if (!loop.isLoopInvariant(b))
+        return false;
+    terms.push_back({b, op->getOpcode() == llvm::Instruction::Sub});
+    return is_x_plus(a, x, loop, terms);
+}
+
+// Whether every use of address is a load or store through it, directly or
+// through getelementptrs with constant indices.
+bool only_dereferenced(const llvm::Value *address)
+{
+    for (const llvm::User *user : address->users()) {
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+            if (load->getPointerOperand() == address)
+                continue;
+        } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+            if (store->getPointerOperand() == address && store->getValueOperand() != address)
+                continue;
+        } else if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(user)) {
+            if (gep->getPointerOperand() == address && gep->hasAllConstantIndices() &&
+                only_dereferenced(gep))
+                continue;
+        }
+        return false;
+    }
+    return true;
+}
+
+bool rewrite_loop(llvm::Loop &loop)
+{
+    llvm::BasicBlock *preheader = loop.getLoopPreheader();
+    llvm::PHINode *x = loop.getCanonicalInductionVariable();
+    llvm::BasicBlock *latch = loop.getLoopLatch();
+    if (!preheader || !x || !latch)
+        return false;
+    auto *increment = llvm::dyn_cast<llvm::BinaryOperator>(x->getIncomingValueForBlock(latch));
+    if (!increment)
+        return false;
+    struct address {
+        llvm::GetElementPtrInst *gep;
+        std::vector<std::pair<llvm::Value *, bool>> terms;
+    };
+    std::vector<address> addresses;
+    for (llvm::BasicBlock *block : loop.blocks())
+        for (llvm::Instruction &inst : *block) {
+            auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst);
+            if (!gep || !(gep->isInBounds() || only_dereferenced(gep)) ||
+                gep->getNumIndices() != 1 || !loop.isLoopInvariant(gep->getPointerOperand()) ||
+                gep->getOperand(1)->getType() != x->getType())
+                continue;
+            address found = {gep, {}};
+            if (is_x_plus(gep->getOperand(1), x, loop, found.terms) && !found.terms.empty())
+                addresses.push_back(found);
+        }
+    if (addresses.empty())
+        return false;
+    increment->setHasNoSignedWrap(true);
+    llvm::IRBuilder<> before(preheader->getTerminator());
+    for (address &a : addresses) {
+        llvm::Value *first = llvm::ConstantInt::get(x->getType(), 0);
+        for (auto &[term, subtracted] : a.terms)
+            first = subtracted ? before.CreateSub(first, term) : before.CreateAdd(first, term);
+        llvm::GetElementPtrInst *gep = a.gep;
+        llvm::Value *base = before.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(),
+                                             first, "group.base");
+        llvm::Value *indices[] = {x};
+        auto *relative = llvm::GetElementPtrInst::Create(gep->getSourceElementType(), base, indices,
+                                                         gep->getName(), gep);
+        relative->setNoWrapFlags(llvm::GEPNoWrapFlags::noUnsignedSignedWrap());
+        relative->setDebugLoc(gep->getDebugLoc());
+        gep->replaceAllUsesWith(relative);
+        gep->eraseFromParent();
+    }
+    return true;
+}
+
+} // namespace
+
+extern "C" bool cc_group_addresses(LLVMValueRef fn_ref)
+{
+    llvm::Function &fn = *llvm::unwrap<llvm::Function>(fn_ref);
+    llvm::DominatorTree tree(fn);
+    llvm::LoopInfo loops(tree);
+    bool changed = false;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder())
+        if (loop->isInnermost() && cc_is_work_item_loop(llvm::wrap(loop->getLoopID())))
+            changed |= rewrite_loop(*loop);
+    return changed;
+}
