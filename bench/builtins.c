@@ -177,6 +177,8 @@ static const struct row {
     {"double4", "double", "length(x)"},
     {"double4", "double4", "normalize(x)"},
     {"double4", "double4", "cross(x, y)"},
+    {"double4", "double", "sqrt(dot(x, x))"},       /* the floor under length */
+    {"double4", "double4", "x * rsqrt(dot(x, x))"}, /* and under normalize */
     /* relational (6.13.6) */
     {"float", "int", "isnan(x) + isinf(y) + signbit(x)"},
     {"float", "float", "select(x, y, isgreater(x, y))"},

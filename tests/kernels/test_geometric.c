@@ -1,7 +1,9 @@
 /* test_geometric.c - length and normalize of double vectors whose largest
  * component is near overflow or underflow (OpenCL C 6.13.5): results must
  * keep the precision a small component's share has, also where that share
- * is tiny or denormal. Then normalize of float2, float3 and float4 (scaled
+ * is tiny or denormal; and of zero, infinite and NaN components. Each case
+ * is repeated in every lane of the vectorized loop, which computes both the
+ * plain and the scaled path. Then normalize of float2, float3 and float4 (scaled
  * in float by math.cl) over vectors of every magnitude, denormal ones
  * included, within the CTS's bound, and its special cases: zero vectors,
  * infinite components, NaN. The references are computed on the host in
@@ -119,6 +121,43 @@ static void check_float_normalize(struct harness *h, cl_program program, int lan
     clReleaseKernel(k);
 }
 
+/* The special cases of a double4: zero, infinite and NaN components.
+ * Returns true when v is none of them (the caller checks it then). */
+static bool check_special(const double *v, const double *norm, double len, int i)
+{
+    bool zero = true, inf = false, nan = false;
+    for (int j = 0; j < 4; j++)
+        zero &= v[j] == 0, inf |= isinf(v[j]), nan |= isnan(v[j]);
+    if (!zero && !inf && !nan)
+        return true;
+    bool ok = true;
+    if (zero) {
+        ok = len == 0;
+        for (int j = 0; j < 4; j++)
+            ok &= norm[j] == 0 && signbit(norm[j]) == signbit(v[j]);
+    } else if (inf) {
+        int count = 0;
+        for (int j = 0; j < 4; j++)
+            count += isinf(v[j]) != 0;
+        ok = isinf(len) && len > 0;
+        for (int j = 0; j < 4; j++) {
+            double want = isinf(v[j]) ? copysign(1.0, v[j]) / sqrt(count) : 0.0;
+            ok &= fabs(norm[j] - want) <= 4 * DBL_EPSILON &&
+                  signbit(norm[j]) == signbit(isinf(v[j]) ? v[j] : 0.0 * v[j]);
+        }
+    } else {
+        ok = isnan(len);
+        for (int j = 0; j < 4; j++)
+            ok &= isnan(norm[j]) != 0;
+    }
+    if (ok)
+        harness_passed++;
+    else
+        HARNESS_FAIL("item %d (%a, %a, %a, %a): normalize (%a, %a, %a, %a), length %a\n", i, v[0],
+                     v[1], v[2], v[3], norm[0], norm[1], norm[2], norm[3], len);
+    return false;
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -135,37 +174,59 @@ int main(void)
         {0x1.8p-1000, 0x1.4p-1060, -0x1p-1070, 0},
         {0x1.fffffffffffffp+1023, 0x1p+1000, 0x1p-20, -0x1p+1023},
         {3.0, -4.0, 12.0, 0},
+        /* specials (6.13.5): zeros keep their signs, infinite components
+         * count as +-1 and the others as 0, NaN gives NaN */
+        {0.0, -0.0, 0.0, -0.0},
+        {INFINITY, 1.0, -0x1p-1074, 0},
+        {-INFINITY, INFINITY, 5.0, 1e300},
+        {NAN, 1.0, 2.0, 3.0},
+        {0x1p-1074, 0, 0, 0},
+        {0x1p-1074, -0x1p-1074, 0x1p-1074, 0x1p-1074},
+        {0x1p-1022, 0x1.8p-1030, 0, -0x1p-1000},
+        {1e300, 1e300, -1e300, 1e300},
+        {0x1.fffffffffffffp+1023, 0x1.fffffffffffffp+1023, 0, 0},
+        {1e-300, 2e-300, 0, 0},
+        {1.5, 0x1p-300, -0x1p+200, 7.0},
     };
     enum { N = sizeof in / sizeof in[0] };
+    /* every case in every lane of the vectorized work-item loop: the
+     * vectors repeat, COPIES times, as consecutive work-items */
+    enum { COPIES = 17 };
+    static double all[COPIES * N][4];
+    for (int c = 0; c < COPIES; c++)
+        memcpy(all[c * N], in, sizeof in);
     cl_int err;
-    cl_mem input = clCreateBuffer(h.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in,
-                                  (void *)in, &err);
-    cl_mem norm = clCreateBuffer(h.context, CL_MEM_WRITE_ONLY, sizeof in, NULL, &err);
-    cl_mem len = clCreateBuffer(h.context, CL_MEM_WRITE_ONLY, N * sizeof(double), NULL, &err);
+    cl_mem input = clCreateBuffer(h.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof all,
+                                  (void *)all, &err);
+    cl_mem norm = clCreateBuffer(h.context, CL_MEM_WRITE_ONLY, sizeof all, NULL, &err);
+    cl_mem len =
+        clCreateBuffer(h.context, CL_MEM_WRITE_ONLY, COPIES * N * sizeof(double), NULL, &err);
     clSetKernelArg(k, 0, sizeof input, &input);
     clSetKernelArg(k, 1, sizeof norm, &norm);
     clSetKernelArg(k, 2, sizeof len, &len);
-    size_t global = N;
+    size_t global = COPIES * N;
     CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
-    double got[N][4], got_len[N];
+    static double got[COPIES * N][4], got_len[COPIES * N];
     CHECK_OK(clEnqueueReadBuffer(h.queue, norm, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h.queue, len, CL_TRUE, 0, sizeof got_len, got_len, 0, NULL, NULL));
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < COPIES * N; i++) {
+        if (!check_special(all[i], got[i], got_len[i], i))
+            continue;
         /* scale by the largest exponent so that the long double sum of
          * squares neither overflows nor underflows */
         int top = -100000;
         for (int j = 0; j < 4; j++)
-            if (in[i][j] != 0 && ilogb(in[i][j]) > top)
-                top = ilogb(in[i][j]);
+            if (all[i][j] != 0 && ilogb(all[i][j]) > top)
+                top = ilogb(all[i][j]);
         long double sum = 0;
         for (int j = 0; j < 4; j++) {
-            long double q = ldexpl(in[i][j], -top);
+            long double q = ldexpl(all[i][j], -top);
             sum += q * q;
         }
         long double length = sqrtl(sum);
         double worst = 0;
         for (int j = 0; j < 4; j++) {
-            long double want = ldexpl(in[i][j], -top) / length;
+            long double want = ldexpl(all[i][j], -top) / length;
             double e = ulps(got[i][j], want);
             worst = e > worst ? e : worst;
         }
