@@ -7,7 +7,9 @@
 // every work-item (`a[get_global_id(0)]`: A is the group's first global id;
 // A may be a sum of such values: `a[get_global_id(0) + 1]`)
 // becomes `getelementptr nusw T, B, x` with B = `getelementptr T, P, A`
-// computed once before the loop, and x's increment gets `nsw`.
+// computed once before the loop, and x's increment gets `nsw`. Where LICM
+// has already split it so (its `invariant.gep`s, without flags), the
+// address `P[x]` gets `nusw`.
 //
 // Why: a kernel that loads only some components of a vector of global
 // memory (`float4 p = a[i]; ... p.xyz`, cross(float4) ...) leaves, once
@@ -118,7 +120,8 @@ bool rewrite_loop(llvm::Loop &loop)
                 gep->getOperand(1)->getType() != x->getType())
                 continue;
             address found = {gep, {}};
-            if (is_x_plus(gep->getOperand(1), x, loop, found.terms) && !found.terms.empty())
+            if (is_x_plus(gep->getOperand(1), x, loop, found.terms) &&
+                !(found.terms.empty() && gep->hasNoUnsignedSignedWrap()))
                 addresses.push_back(found);
         }
     if (addresses.empty())
@@ -126,6 +129,11 @@ bool rewrite_loop(llvm::Loop &loop)
     increment->setHasNoSignedWrap(true);
     llvm::IRBuilder<> before(preheader->getTerminator());
     for (address &a : addresses) {
+        if (a.terms.empty()) { /* P[x] already, with P = &Q[A] hoisted by LICM */
+            a.gep->setNoWrapFlags(a.gep->getNoWrapFlags() |
+                                  llvm::GEPNoWrapFlags::noUnsignedSignedWrap());
+            continue;
+        }
         llvm::Value *first = llvm::ConstantInt::get(x->getType(), 0);
         for (auto &[term, subtracted] : a.terms)
             first = subtracted ? before.CreateSub(first, term) : before.CreateAdd(first, term);
