@@ -2,7 +2,8 @@
 //
 // Takes a function inside O3, right before the loop vectorizer (after
 // narrow.cpp), whose innermost work-item loops carry parallel.cpp's mark.
-// In such a loop, with canonical induction variable x (0, 1, 2, ...), an
+// In such a loop, with induction variable x (0, 1, 2, ..., or from where a
+// copy that narrow.cpp made starts), an
 // address `getelementptr inbounds T, P, (A + x)` with P and A the same for
 // every work-item (`a[get_global_id(0)]`: A is the group's first global id;
 // A may be a sum of such values: `a[get_global_id(0) + 1]`)
@@ -41,6 +42,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm-c/Core.h>
 
 #include <vector>
@@ -97,15 +99,49 @@ bool only_dereferenced(const llvm::Value *address)
     return true;
 }
 
+// The loop's work-item: a header phi that starts at a loop-invariant value
+// (0, or where narrow.cpp's copy starts) and steps by 1; its increment.
+llvm::PHINode *work_item(const llvm::Loop &loop, llvm::BasicBlock *preheader,
+                         llvm::BasicBlock *latch, llvm::BinaryOperator *&increment)
+{
+    for (llvm::PHINode &phi : loop.getHeader()->phis()) {
+        if (!phi.getType()->isIntegerTy(64) || phi.getNumIncomingValues() != 2 ||
+            !loop.isLoopInvariant(phi.getIncomingValueForBlock(preheader)))
+            continue;
+        auto *step = llvm::dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+        auto *one = step ? llvm::dyn_cast<llvm::ConstantInt>(step->getOperand(1)) : nullptr;
+        if (step && step->getOpcode() == llvm::Instruction::Add && step->getOperand(0) == &phi &&
+            one && one->isOne()) {
+            increment = step;
+            return &phi;
+        }
+    }
+    return nullptr;
+}
+
+// Merges the loop's blocks that follow an unconditional branch from their
+// only predecessor: narrow.cpp's copies keep the blocks of the guard it
+// folded, and LLVM 19 keeps an interleave group with a gap only in a loop
+// whose accesses are in one block (float4 cross behind `if (i < n)` was
+// scalar loads, 96 for 16 work-items, once gathers were off).
+bool merge_straight_blocks(llvm::Loop &loop, llvm::LoopInfo &loops)
+{
+    std::vector<llvm::BasicBlock *> blocks(loop.block_begin(), loop.block_end());
+    bool merged = false;
+    for (llvm::BasicBlock *block : blocks)
+        if (block != loop.getHeader() && block->getSinglePredecessor() &&
+            block->getSinglePredecessor()->getSingleSuccessor() == block)
+            merged |= llvm::MergeBlockIntoPredecessor(block, nullptr, &loops);
+    return merged;
+}
+
 bool rewrite_loop(llvm::Loop &loop)
 {
     llvm::BasicBlock *preheader = loop.getLoopPreheader();
-    llvm::PHINode *x = loop.getCanonicalInductionVariable();
     llvm::BasicBlock *latch = loop.getLoopLatch();
-    if (!preheader || !x || !latch)
-        return false;
-    auto *increment = llvm::dyn_cast<llvm::BinaryOperator>(x->getIncomingValueForBlock(latch));
-    if (!increment)
+    llvm::BinaryOperator *increment = nullptr;
+    llvm::PHINode *x = preheader && latch ? work_item(loop, preheader, latch, increment) : nullptr;
+    if (!x)
         return false;
     struct address {
         llvm::GetElementPtrInst *gep;
@@ -160,7 +196,9 @@ extern "C" bool cc_group_addresses(LLVMValueRef fn_ref)
     llvm::LoopInfo loops(tree);
     bool changed = false;
     for (llvm::Loop *loop : loops.getLoopsInPreorder())
-        if (loop->isInnermost() && cc_is_work_item_loop(llvm::wrap(loop->getLoopID())))
+        if (loop->isInnermost() && cc_is_work_item_loop(llvm::wrap(loop->getLoopID()))) {
+            changed |= merge_straight_blocks(*loop, loops);
             changed |= rewrite_loop(*loop);
+        }
     return changed;
 }

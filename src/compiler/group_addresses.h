@@ -15,7 +15,8 @@ extern "C" {
  * work-item, x the work-item) in fn's innermost work-item loops as
  * `(P + A)[x]`, so that the loop vectorizer keeps interleave groups with
  * gaps; returns whether fn changed. Runs inside O3, right before the loop
- * vectorizer (optimize.cpp); keeps the loops and the CFG. */
+ * vectorizer (optimize.cpp); merges straight-line blocks of those loops
+ * (their CFG changes, the loops stay). */
 bool cc_group_addresses(LLVMValueRef fn);
 
 #ifdef __cplusplus

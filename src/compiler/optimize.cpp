@@ -136,11 +136,8 @@ struct WidthPass : llvm::PassInfoMixin<WidthPass> {
 struct GroupAddressesPass : llvm::PassInfoMixin<GroupAddressesPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
     {
-        if (!cc_group_addresses(llvm::wrap(&fn)))
-            return llvm::PreservedAnalyses::all();
-        llvm::PreservedAnalyses kept;
-        kept.preserveSet<llvm::CFGAnalyses>();
-        return kept;
+        return cc_group_addresses(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                                   : llvm::PreservedAnalyses::all();
     }
 };
 

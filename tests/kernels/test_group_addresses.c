@@ -1,13 +1,12 @@
 /* test_group_addresses.c - kernels that load some components of vectors in
  * global memory (`a[i].xyz`, cross of float4 and double4) at indices that
  * are the global id plus or minus values the same for every work-item
- * (`b[i + 1]`, `c[i - 1 + shift]`), which the compiler counts from the
- * group's first work-item (src/compiler/group_addresses.cpp) so that the
- * loop vectorizer loads them with wide loads instead of gathers; and the
- * same with an int index, which it leaves alone. Run with a global offset,
- * groups that do not divide the range (OpenCL 2.0 non-uniform groups) and
- * the local size left to the driver. The inputs are small integers, so
- * every result is exact and compared with the host's. */
+ * (`b[i + 1]`, `c[i - 1 + shift]`), also behind a guard (`if (i < n)`),
+ * which the compiler counts from the group's first work-item (src/compiler/group_addresses.cpp) so
+ * that the loop vectorizer loads them with wide loads instead of gathers; and the same with an int
+ * index, which it leaves alone. Run with a global offset, groups that do not divide the range
+ * (OpenCL 2.0 non-uniform groups) and the local size left to the driver. The inputs are small
+ * integers, so every result is exact and compared with the host's. */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +28,17 @@ static const char *source =
     "    double4 p = a[i], q = b[i + 1], r = c[i - 1 + shift];\n"
     "    out[i] = cross(p, q) + (double4)(r.xyz * 2.0, p.x - q.y);\n"
     "}\n"
+    /* behind a guard: narrow.cpp cuts the loop, group_addresses.cpp
+     * merges the blocks its folded branch leaves */
+    "kernel void guarded_xyz(global const float4 *a, global const float4 *b,\n"
+    "                        global const float4 *c, global float4 *out, long shift)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (i < LIMIT) {\n"
+    "        float4 p = a[i], q = b[i + 1], r = c[i - 1 + shift];\n"
+    "        out[i] = cross(p, q) + (float4)(r.xyz * 2.0f, p.x - q.y);\n"
+    "    }\n"
+    "}\n"
     "kernel void int_xyz(global const float4 *a, global const float4 *b,\n"
     "                    global const float4 *c, global float4 *out, long shift)\n"
     "{\n"
@@ -37,7 +47,7 @@ static const char *source =
     "    out[i] = cross(p, q) + (float4)(r.xyz * 2.0f, p.x - q.y);\n"
     "}\n";
 
-enum { N = 3000, OFFSET = 7, SHIFT = 5 };
+enum { N = 3000, OFFSET = 7, SHIFT = 5, LIMIT = 2950 };
 
 /* the kernels' results at item i, in double (exact for these inputs) */
 static void expected(const double *a, const double *b, const double *c, size_t i, double *want)
@@ -52,6 +62,7 @@ static void expected(const double *a, const double *b, const double *c, size_t i
 static void run(struct harness *h, cl_program program, const char *name, bool is_double,
                 const size_t *local)
 {
+    bool guarded = !strcmp(name, "guarded_xyz");
     size_t element = is_double ? sizeof(double) : sizeof(float);
     size_t count = 4 * (N + OFFSET + SHIFT + 2), bytes = count * element;
     double *values[3];
@@ -72,20 +83,21 @@ static void run(struct harness *h, cl_program program, const char *name, bool is
     cl_mem a = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data[0]);
     cl_mem b = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data[1]);
     cl_mem c = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, data[2]);
-    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, bytes, NULL);
+    void *got = calloc(1, bytes); /* zeros where a guarded kernel writes nothing */
+    REQUIRE(got);
+    cl_mem out = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, got);
     cl_long shift = SHIFT;
     cl_kernel kernel = harness_kernel(program, name);
     REQUIRE(kernel);
     CHECK_OK(harness_args(kernel, 5, ARG(a), ARG(b), ARG(c), ARG(out), ARG(shift)));
     size_t offset = OFFSET, global = N;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, &offset, &global, local, 0, NULL, NULL));
-    void *got = malloc(bytes);
-    REQUIRE(got);
     CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, bytes, got, 0, NULL, NULL));
     long bad = 0;
     for (size_t i = OFFSET; i < OFFSET + N; i++) {
-        double want[4];
-        expected(values[0], values[1], values[2], i, want);
+        double want[4] = {0, 0, 0, 0};
+        if (!guarded || i < LIMIT)
+            expected(values[0], values[1], values[2], i, want);
         for (int k = 0; k < 4; k++) {
             double value = is_double ? ((double *)got)[4 * i + k] : ((float *)got)[4 * i + k];
             if (value != want[k] && bad++ < 3)
@@ -106,7 +118,9 @@ static void run(struct harness *h, cl_program program, const char *name, bool is
 int main(void)
 {
     struct harness h = harness_open();
-    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
+    char options[64];
+    snprintf(options, sizeof options, "-cl-std=CL2.0 -DLIMIT=%d", LIMIT);
+    cl_program program = harness_build(&h, source, options);
     REQUIRE(program);
     /* 64 four times: the third launch makes a launch copy (codegen.c) */
     static const size_t locals[] = {1, 7, 64, 64, 64, 64, 256};
@@ -115,6 +129,7 @@ int main(void)
         run(&h, program, "float_xyz", false, local);
         run(&h, program, "double_xyz", true, local);
         run(&h, program, "int_xyz", false, local);
+        run(&h, program, "guarded_xyz", false, local);
     }
     clReleaseProgram(program);
     harness_close(&h);
