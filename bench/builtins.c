@@ -173,6 +173,8 @@ static const struct row {
     {"float4", "float", "distance(x, y)"},
     {"float4", "float4", "normalize(x)"},
     {"float4", "float4", "cross(x, y)"},
+    {"float4", "float4",
+     "cross(a[(int)i], b[(int)i])"}, /* an int index: not counted from the group */
     {"float4", "float4", "fast_normalize(x)"},
     {"double4", "double", "length(x)"},
     {"double4", "double4", "normalize(x)"},
