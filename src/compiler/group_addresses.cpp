@@ -6,7 +6,8 @@
 // copy that narrow.cpp made starts), an
 // address `getelementptr inbounds T, P, (A + x)` with P and A the same for
 // every work-item (`a[get_global_id(0)]`: A is the group's first global id;
-// A may be a sum of such values: `a[get_global_id(0) + 1]`)
+// A may be a sum and difference of such values, as work_item_offset.h
+// matches them: `a[get_global_id(0) + 1]`)
 // becomes `getelementptr nusw T, B, x` with B = `getelementptr T, P, A`
 // computed once before the loop, and x's increment gets `nsw`. Where LICM
 // has already split it so (its `invariant.gep`s, without flags), the
@@ -49,34 +50,10 @@
 
 #include "compiler/group_addresses.h"
 #include "compiler/parallel.h"
+#include "compiler/work_item_offset.h"
 
 namespace
 {
-
-// Whether index is x plus a sum of loop-invariant terms (adds and subs,
-// either order: `get_global_id(0) + 1`), collected in terms.
-bool is_x_plus(llvm::Value *index, llvm::PHINode *x, const llvm::Loop &loop,
-               std::vector<std::pair<llvm::Value *, bool>> &terms)
-{
-    if (index == x)
-        return true;
-    auto *op = llvm::dyn_cast<llvm::BinaryOperator>(index);
-    if (!op || !loop.contains(op) || terms.size() > 8)
-        return false;
-    llvm::Value *a = op->getOperand(0), *b = op->getOperand(1);
-    switch (op->getOpcode()) {
-    case llvm::Instruction::Add:
-        if (loop.isLoopInvariant(a))
-            std::swap(a, b);
-        break;
-    case llvm::Instruction::Sub: break;
-    default: return false;
-    }
-    if (!loop.isLoopInvariant(b))
-        return false;
-    terms.push_back({b, op->getOpcode() == llvm::Instruction::Sub});
-    return is_x_plus(a, x, loop, terms);
-}
 
 // Whether every use of address is a load or store through it, directly or
 // through getelementptrs with constant indices.
@@ -145,7 +122,7 @@ bool rewrite_loop(llvm::Loop &loop)
         return false;
     struct address {
         llvm::GetElementPtrInst *gep;
-        std::vector<std::pair<llvm::Value *, bool>> terms;
+        std::vector<cc_offset_term> terms;
     };
     std::vector<address> addresses;
     for (llvm::BasicBlock *block : loop.blocks())
@@ -156,7 +133,7 @@ bool rewrite_loop(llvm::Loop &loop)
                 gep->getOperand(1)->getType() != x->getType())
                 continue;
             address found = {gep, {}};
-            if (is_x_plus(gep->getOperand(1), x, loop, found.terms) &&
+            if (cc_match_offset(gep->getOperand(1), x, loop, false, found.terms) &&
                 !(found.terms.empty() && gep->hasNoUnsignedSignedWrap()))
                 addresses.push_back(found);
         }
@@ -170,9 +147,7 @@ bool rewrite_loop(llvm::Loop &loop)
                                   llvm::GEPNoWrapFlags::noUnsignedSignedWrap());
             continue;
         }
-        llvm::Value *first = llvm::ConstantInt::get(x->getType(), 0);
-        for (auto &[term, subtracted] : a.terms)
-            first = subtracted ? before.CreateSub(first, term) : before.CreateAdd(first, term);
+        llvm::Value *first = cc_sum_of_terms(before, x->getType(), a.terms);
         llvm::GetElementPtrInst *gep = a.gep;
         llvm::Value *base = before.CreateGEP(gep->getSourceElementType(), gep->getPointerOperand(),
                                              first, "group.base");

@@ -437,7 +437,6 @@ static void find_libmvec(void)
 {
     void *libmvec = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_LOCAL);
     void *sleef = dlopen("libsleef.so.3", RTLD_LAZY | RTLD_LOCAL);
-    static const char *const sleef_isa[3] = {"sse2", "avx2", "avx512f"};
     for (int i = 0; i < 3; i++)
         for (int d = 0; d < 2; d++) {
             char name[48];
@@ -450,8 +449,7 @@ static void find_libmvec(void)
                 const char *stem = far_functions[f].stem;
                 cc_libmvec_name(name, sizeof name, stem, 1, i, d);
                 void *vector = libmvec ? dlsym(libmvec, name) : NULL;
-                snprintf(name, sizeof name, "Sleef_%s%c%d_u10%s", stem, d ? 'd' : 'f',
-                         (4 << i) / (d ? 2 : 1), sleef_isa[i]);
+                cc_sleef_name(name, sizeof name, stem, i, d);
                 void *far = sleef ? dlsym(sleef, name) : NULL;
                 if (!vector)
                     vector = far ? far : far_functions[f].lanes[i][d];

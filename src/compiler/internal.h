@@ -124,6 +124,9 @@ bool cc_vecmath_symbol(const char *name); /* a libmvec function the JIT binds */
 /* libmvec's name of the vector function of stem and arity for ISA (0 SSE,
  * 1 AVX2, 2 AVX-512) and type: asin, 1, 1, float: _ZGVdN8v_asinf */
 void cc_libmvec_name(char *out, size_t size, const char *stem, int arity, int isa, bool is_double);
+/* The name of SLEEF's 1-ulp function of stem for ISA index isa and type:
+ * sin, 2, double: Sleef_sind8_u10avx512f */
+void cc_sleef_name(char *out, size_t size, const char *stem, int isa, bool is_double);
 
 /* The vectors of the x86-64 vector function ABI's ISAs (SSE, AVX2,
  * AVX-512), for lanes.c's and guards.c's variants (GCC vector types) */

@@ -80,6 +80,7 @@
 #include "compiler/compiler.h"
 #include "compiler/narrow.h"
 #include "compiler/parallel.h"
+#include "compiler/work_item_offset.h"
 
 namespace
 {
@@ -89,18 +90,12 @@ bool has_mark(const llvm::MDNode *id)
     return cc_is_work_item_loop(llvm::wrap(const_cast<llvm::MDNode *>(id)));
 }
 
-// A term of C: a loop-invariant value added or subtracted.
-struct Term {
-    llvm::Value *value;
-    bool subtracted;
-};
-
 // A compare `icmp pred A, U` with A = (C + iv) mod 2^w.
 struct Leaf {
     llvm::ICmpInst *compare = nullptr;
     llvm::CmpInst::Predicate predicate; // with A on the left
     llvm::Value *bound = nullptr;       // U
-    std::vector<Term> offset;           // C
+    std::vector<cc_offset_term> offset; // C
     unsigned width = 0;                 // w
 };
 
@@ -128,39 +123,6 @@ struct Candidate {
     Guard guard;
 };
 
-// Whether value is (C + iv) mod 2^w, with C's terms appended to `offset`.
-bool match_offset(llvm::Value *value, const llvm::PHINode *iv, const llvm::Loop &loop,
-                  std::vector<Term> &offset)
-{
-    for (;;) {
-        if (value == iv)
-            return true;
-        if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(value)) {
-            value = trunc->getOperand(0);
-            continue;
-        }
-        auto *op = llvm::dyn_cast<llvm::BinaryOperator>(value);
-        if (!op)
-            return false;
-        llvm::Value *left = op->getOperand(0), *right = op->getOperand(1);
-        bool add = op->getOpcode() == llvm::Instruction::Add ||
-                   (op->getOpcode() == llvm::Instruction::Or &&
-                    llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint());
-        if (add && loop.isLoopInvariant(right)) {
-            offset.push_back({right, false});
-            value = left;
-        } else if (add && loop.isLoopInvariant(left)) {
-            offset.push_back({left, false});
-            value = right;
-        } else if (op->getOpcode() == llvm::Instruction::Sub && loop.isLoopInvariant(right)) {
-            offset.push_back({right, true});
-            value = left;
-        } else {
-            return false;
-        }
-    }
-}
-
 // Whether compare is a leaf on iv.
 bool match_leaf(llvm::ICmpInst *compare, const llvm::PHINode *iv, const llvm::Loop &loop,
                 Leaf &leaf)
@@ -172,8 +134,8 @@ bool match_leaf(llvm::ICmpInst *compare, const llvm::PHINode *iv, const llvm::Lo
         return false;
     for (unsigned side = 0; side < 2; side++) {
         llvm::Value *a = compare->getOperand(side), *u = compare->getOperand(1 - side);
-        std::vector<Term> offset;
-        if (!loop.isLoopInvariant(u) || !match_offset(a, iv, loop, offset))
+        std::vector<cc_offset_term> offset;
+        if (!loop.isLoopInvariant(u) || !cc_match_offset(a, iv, loop, true, offset))
             continue;
         leaf.compare = compare;
         leaf.predicate = side ? compare->getSwappedPredicate() : compare->getPredicate();
@@ -325,7 +287,7 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
 bool never_wraps(const Candidate &c, const Leaf &g)
 {
     llvm::APInt offset(g.width, 0);
-    for (const Term &term : g.offset) {
+    for (const cc_offset_term &term : g.offset) {
         auto *k = llvm::dyn_cast<llvm::ConstantInt>(term.value);
         if (!k)
             return false;
@@ -375,12 +337,7 @@ Interval leaf_interval(llvm::IRBuilder<> &b, const Candidate &c, const Leaf &g,
     auto extend = [&](llvm::Value *v) {
         return is_signed ? b.CreateSExt(v, wide) : b.CreateZExt(v, wide);
     };
-    llvm::Value *offset = llvm::ConstantInt::get(narrow, 0);
-    for (const Term &term : g.offset) {
-        llvm::Value *v = b.CreateZExtOrTrunc(term.value, narrow);
-        offset = term.subtracted ? b.CreateSub(offset, v) : b.CreateAdd(offset, v);
-    }
-    llvm::Value *c_wide = extend(offset);
+    llvm::Value *c_wide = extend(cc_sum_of_terms(b, narrow, g.offset));
     llvm::Value *d = b.CreateSub(extend(g.bound), c_wide);
     llvm::Value *d1 = b.CreateAdd(d, llvm::ConstantInt::get(wide, 1));
     llvm::Value *zero = llvm::ConstantInt::get(wide, 0);

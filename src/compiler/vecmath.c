@@ -132,6 +132,12 @@ void cc_libmvec_name(char *out, size_t size, const char *stem, int arity, int is
              is_double ? "" : "f");
 }
 
+void cc_sleef_name(char *out, size_t size, const char *stem, int isa, bool is_double)
+{
+    snprintf(out, size, "Sleef_%s%c%u_u10%s", stem, is_double ? 'd' : 'f',
+             isas[isa].float_lanes / (is_double ? 2 : 1), isas[isa].sleef);
+}
+
 static void find_variants(void)
 {
     const struct cc_host *host = cc_host();
@@ -152,8 +158,7 @@ static void find_variants(void)
                     /* guards.c's wrapper, where it has one, in its place */
                     cc_guard_variant(fn->stem, isas[i].sleef, d, name, sizeof name);
                 else {
-                    snprintf(name, sizeof name, "Sleef_%s%c%u_u10%s", fn->stem, d ? 'd' : 'f',
-                             isas[i].float_lanes / (d ? 2 : 1), isas[i].sleef);
+                    cc_sleef_name(name, sizeof name, fn->stem, i, d);
                     if (!(strchr(fn->sleef, d ? 'd' : 'f') && sleef && dlsym(sleef, name))) {
                         snprintf(name, sizeof name, "cpucl_lanes_%s%c_%s", fn->stem, d ? 'd' : 'f',
                                  isas[i].sleef);

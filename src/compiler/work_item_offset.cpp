@@ -1,0 +1,50 @@
+// work_item_offset.cpp - values that are a work-item loop's induction
+// variable plus loop-invariant terms (see work_item_offset.h).
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Instructions.h>
+
+#include "compiler/work_item_offset.h"
+
+bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
+                     bool through_truncs, std::vector<cc_offset_term> &terms)
+{
+    for (;;) {
+        if (value == iv)
+            return true;
+        if (auto *trunc = llvm::dyn_cast<llvm::TruncInst>(value); trunc && through_truncs) {
+            value = trunc->getOperand(0);
+            continue;
+        }
+        auto *op = llvm::dyn_cast<llvm::BinaryOperator>(value);
+        if (!op)
+            return false;
+        llvm::Value *left = op->getOperand(0), *right = op->getOperand(1);
+        bool add = op->getOpcode() == llvm::Instruction::Add ||
+                   (op->getOpcode() == llvm::Instruction::Or &&
+                    llvm::cast<llvm::PossiblyDisjointInst>(op)->isDisjoint());
+        if (add && loop.isLoopInvariant(right)) {
+            terms.push_back({right, false});
+            value = left;
+        } else if (add && loop.isLoopInvariant(left)) {
+            terms.push_back({left, false});
+            value = right;
+        } else if (op->getOpcode() == llvm::Instruction::Sub && loop.isLoopInvariant(right)) {
+            terms.push_back({right, true});
+            value = left;
+        } else {
+            return false;
+        }
+    }
+}
+
+llvm::Value *cc_sum_of_terms(llvm::IRBuilderBase &b, llvm::Type *type,
+                             const std::vector<cc_offset_term> &terms)
+{
+    llvm::Value *sum = llvm::ConstantInt::get(type, 0);
+    for (const cc_offset_term &term : terms) {
+        llvm::Value *v = b.CreateZExtOrTrunc(term.value, type);
+        sum = term.subtracted ? b.CreateSub(sum, v) : b.CreateAdd(sum, v);
+    }
+    return sum;
+}

@@ -1,0 +1,30 @@
+// work_item_offset.h - values that are a work-item loop's induction
+// variable plus loop-invariant terms (work_item_offset.cpp). C++: for the
+// passes inside O3 that reason about work-item loops (narrow.cpp,
+// group_addresses.cpp).
+#ifndef CPUCL_COMPILER_WORK_ITEM_OFFSET_H
+#define CPUCL_COMPILER_WORK_ITEM_OFFSET_H
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <vector>
+
+// A loop-invariant value added to or subtracted from the induction variable.
+struct cc_offset_term {
+    llvm::Value *value;
+    bool subtracted;
+};
+
+// Whether value is C + iv, C the sum of terms (adds, disjoint ors and subs
+// of loop-invariant values, in either order for adds), appended to terms;
+// with through_truncs, also (C + iv) mod 2^w through truncations to w bits.
+bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
+                     bool through_truncs, std::vector<cc_offset_term> &terms);
+
+// C, the terms' sum, computed at b's insertion point in type (each term
+// truncated or zero-extended to it).
+llvm::Value *cc_sum_of_terms(llvm::IRBuilderBase &b, llvm::Type *type,
+                             const std::vector<cc_offset_term> &terms);
+
+#endif
