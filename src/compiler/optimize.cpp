@@ -9,8 +9,8 @@
 // info is the default one for the module's triple, as there) and adds the
 // passes through PassBuilder's vectorizer-start extension point: narrowing,
 // addresses counted from the group's first work-item (group_addresses.cpp),
-// then the width of some loops (below); and int64_vectors.cpp's and
-// half_vectors.c's at the optimizer-last one.
+// then the width of some loops (below); and int64_vectors.cpp's,
+// half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
@@ -30,6 +30,7 @@
 #include "compiler/parallel.h"
 #include "compiler/half_vectors.h"
 #include "compiler/int64_vectors.h"
+#include "compiler/mask_shuffles.h"
 
 namespace
 {
@@ -149,6 +150,14 @@ struct Int64VectorsPass : llvm::PassInfoMixin<Int64VectorsPass> {
     }
 };
 
+struct CompareAfterShufflesPass : llvm::PassInfoMixin<CompareAfterShufflesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        return cc_compare_after_shuffles(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                                          : llvm::PreservedAnalyses::all();
+    }
+};
+
 struct HalfVectorsPass : llvm::PassInfoMixin<HalfVectorsPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
     {
@@ -207,6 +216,8 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
             [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
                 passes.addPass(llvm::createModuleToFunctionPassAdaptor(Int64VectorsPass()));
                 passes.addPass(llvm::createModuleToFunctionPassAdaptor(HalfVectorsPass()));
+                passes.addPass(
+                    llvm::createModuleToFunctionPassAdaptor(CompareAfterShufflesPass()));
             });
     llvm::ModulePassManager passes;
     if (llvm::Error error =
