@@ -49,6 +49,7 @@ extern "C" {
 #include "compiler/internal.h"
 }
 #include "compiler/loops.h"
+#include "compiler/narrow.h"
 #include "compiler/scalarize.h"
 
 namespace
@@ -108,6 +109,79 @@ struct Analyses {
     llvm::ScalarEvolution evolution;
 };
 
+// An address as if none of the integers in it wrapped: every truncation
+// and extension dropped, each integer taken at 64 bits. `int x =
+// get_global_id(0)` makes `in[y * n + x + 1]` a sign extension of a 32-bit
+// sum of a truncated id, whose step from one work-item to the next
+// ScalarEvolution cannot tell (the sum could wrap between them); without
+// the casts it is one element. The questions below only choose how a
+// kernel's loops run (all choices compute the same), and they are about
+// the work-items of a buffer's range, where such indices do not wrap.
+// Likewise a clamp of the work-item's index to bounds the same for every
+// work-item (`clamp(x + dx, 0, n - 1)`, a minimum or maximum with one
+// operand that varies) is taken as that operand, as between the bounds,
+// where narrow.cpp runs a copy of the work-item loop without the clamps.
+class WithoutWraps : public llvm::SCEVRewriteVisitor<WithoutWraps>
+{
+    const llvm::SCEV *item;
+
+    template <typename MinMax> const llvm::SCEV *inside(const MinMax *e)
+    {
+        const llvm::SCEV *varying = nullptr;
+        unsigned count = 0;
+        for (const llvm::SCEV *operand : e->operands())
+            if (llvm::SCEVExprContains(operand, [&](const llvm::SCEV *s) { return s == item; }))
+                varying = operand, count++;
+        return count == 1 && cc_narrowing_enabled() ? visit(varying) : nullptr;
+    }
+
+  public:
+    WithoutWraps(llvm::ScalarEvolution &evolution, const llvm::SCEV *item)
+        : SCEVRewriteVisitor(evolution), item(item)
+    {
+    }
+
+    const llvm::SCEV *wide(const llvm::SCEV *s)
+    {
+        llvm::Type *type = s->getType();
+        if (!type->isIntegerTy() || type->getIntegerBitWidth() >= 64)
+            return s;
+        return SE.getSignExtendExpr(s, llvm::Type::getInt64Ty(type->getContext()));
+    }
+    const llvm::SCEV *dropped(const llvm::SCEVCastExpr *cast)
+    {
+        const llvm::SCEV *inner = visit(cast->getOperand());
+        if (inner->getType()->isIntegerTy() && inner->getType()->getIntegerBitWidth() <= 64)
+            return wide(inner);
+        return cast;
+    }
+    const llvm::SCEV *visitConstant(const llvm::SCEVConstant *c) { return wide(c); }
+    const llvm::SCEV *visitUnknown(const llvm::SCEVUnknown *u) { return wide(u); }
+    const llvm::SCEV *visitTruncateExpr(const llvm::SCEVTruncateExpr *e) { return dropped(e); }
+    const llvm::SCEV *visitZeroExtendExpr(const llvm::SCEVZeroExtendExpr *e) { return dropped(e); }
+    const llvm::SCEV *visitSignExtendExpr(const llvm::SCEVSignExtendExpr *e) { return dropped(e); }
+    const llvm::SCEV *visitSMinExpr(const llvm::SCEVSMinExpr *e)
+    {
+        const llvm::SCEV *s = inside(e);
+        return s ? s : SCEVRewriteVisitor::visitSMinExpr(e);
+    }
+    const llvm::SCEV *visitSMaxExpr(const llvm::SCEVSMaxExpr *e)
+    {
+        const llvm::SCEV *s = inside(e);
+        return s ? s : SCEVRewriteVisitor::visitSMaxExpr(e);
+    }
+    const llvm::SCEV *visitUMinExpr(const llvm::SCEVUMinExpr *e)
+    {
+        const llvm::SCEV *s = inside(e);
+        return s ? s : SCEVRewriteVisitor::visitUMinExpr(e);
+    }
+    const llvm::SCEV *visitUMaxExpr(const llvm::SCEVUMaxExpr *e)
+    {
+        const llvm::SCEV *s = inside(e);
+        return s ? s : SCEVRewriteVisitor::visitUMaxExpr(e);
+    }
+};
+
 // How far `address` moves from one work-item to the next in x (`local_x`,
 // the local id): a constant number of bytes, or null if not constant.
 const llvm::SCEVConstant *step_across_items(llvm::ScalarEvolution &evolution, llvm::Value *local_x,
@@ -118,7 +192,9 @@ const llvm::SCEVConstant *step_across_items(llvm::ScalarEvolution &evolution, ll
     next_item[local_x] = evolution.getAddExpr(x, evolution.getOne(x->getType()));
     const llvm::SCEV *neighbour =
         llvm::SCEVParameterRewriter::rewrite(address, evolution, next_item);
-    return llvm::dyn_cast<llvm::SCEVConstant>(evolution.getMinusSCEV(neighbour, address));
+    WithoutWraps unwrapped(evolution, x);
+    return llvm::dyn_cast<llvm::SCEVConstant>(
+        evolution.getMinusSCEV(unwrapped.visit(neighbour), unwrapped.visit(address)));
 }
 
 // Whether running the loop's iterations across the group (lanes = work-

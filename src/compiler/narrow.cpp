@@ -51,6 +51,23 @@
 // value away from that work-item (`eq` false, `ne` true) and the
 // condition folded, and the outer copies, usually empty or a work-item
 // long (a stencil's first and last groups), keep the condition as it is.
+// A tree of one operator may also hold conditions the same for every
+// work-item (SimplifyCFG merges `if (x < n && y < n)` into one branch on
+// `x >= n | y >= n` after unswitching has run): the copies run only when
+// each of those has the value that leaves the tree to its leaves (false
+// in an `or`, true in an `and`); else the original loop runs, as for a
+// wrap.
+//
+// Clamps, in a second round over the loops (the guards' copies included):
+// a minimum or maximum of A = (C + iv) mod 2^w and a loop-invariant U
+// returns A exactly where `A <= U` holds (`>=` for a maximum; signed or
+// not as it is), and so does one of C' plus such a clamp where that one
+// returns its A (`clamp(x + dx, 0, n - 1)` is `smin(smax(x + dx, 0), n -
+// 1)`, which InstCombine writes as `smin(smax(x, -dx) + dx, n - 1)`). A
+// loop whose clamps make an address (`in[clamp(x + 1, 0, n - 1)]`, a
+// blur's edge) runs as three copies: the middle one, where every clamp
+// returns its A, without them, so that the vectorizer loads consecutive
+// elements instead of gathering; the outer ones as they are.
 //
 // Assumes that work-item loops are loops over the local size (the same
 // order of iterations is kept, so nothing about parallelism is assumed),
@@ -90,13 +107,17 @@ bool has_mark(const llvm::MDNode *id)
     return cc_is_work_item_loop(llvm::wrap(const_cast<llvm::MDNode *>(id)));
 }
 
-// A compare `icmp pred A, U` with A = (C + iv) mod 2^w.
+// A compare `icmp pred A, U` with A = (C + iv) mod 2^w; or a clamp, a
+// minimum or maximum of A and U, which returns A exactly where `A <= U`
+// (`>=` for a maximum) holds, signed or not as it is.
 struct Leaf {
     llvm::ICmpInst *compare = nullptr;
-    llvm::CmpInst::Predicate predicate; // with A on the left
-    llvm::Value *bound = nullptr;       // U
-    std::vector<cc_offset_term> offset; // C
-    unsigned width = 0;                 // w
+    llvm::MinMaxIntrinsic *clamp = nullptr; // (then compare is null)
+    unsigned varying = 0;                   // the clamp's operand that is A
+    llvm::CmpInst::Predicate predicate;     // with A on the left
+    llvm::Value *bound = nullptr;           // U
+    std::vector<cc_offset_term> offset;     // C
+    unsigned width = 0;                     // w
 };
 
 // A branch on one leaf, or on an and/or of leaves (a compound guard).
@@ -111,6 +132,12 @@ enum class Kind { single, and_interval, or_interval, quiet };
 struct Guard {
     llvm::Value *condition = nullptr;
     std::vector<Leaf> leaves;
+    // Loop-invariant conditions in a tree of one operator (SimplifyCFG
+    // merges `if (x < n && y < n)` into one branch on an `or` after
+    // unswitching): the copies run when each has its neutral value (false
+    // in an `or`, true in an `and`), which makes the tree its leaves'.
+    std::vector<llvm::Value *> invariants;
+    bool neutral = false;
     Kind kind = Kind::single;
     unsigned guarded = 0; // instructions only one side runs
 };
@@ -120,7 +147,8 @@ struct Candidate {
     llvm::PHINode *iv;
     llvm::ICmpInst *latch_compare;
     unsigned count_operand; // the operand of latch_compare that is N
-    Guard guard;
+    Guard guard;            // (its condition null when there is none)
+    std::vector<Leaf> clamps;
 };
 
 // Whether compare is a leaf on iv.
@@ -147,14 +175,130 @@ bool match_leaf(llvm::ICmpInst *compare, const llvm::PHINode *iv, const llvm::Lo
     return false;
 }
 
-enum { MAX_LEAVES = 8 };
+enum { MAX_LEAVES = 8, MAX_CLAMPS = 16 };
+
+// Where a minimum or maximum returns its first operand.
+llvm::CmpInst::Predicate keeps_first(const llvm::MinMaxIntrinsic &clamp)
+{
+    switch (clamp.getIntrinsicID()) {
+    case llvm::Intrinsic::smin: return llvm::CmpInst::ICMP_SLE;
+    case llvm::Intrinsic::smax: return llvm::CmpInst::ICMP_SGE;
+    case llvm::Intrinsic::umin: return llvm::CmpInst::ICMP_ULE;
+    default: return llvm::CmpInst::ICMP_UGE; // umax
+    }
+}
+
+// The minimum or maximum that value adds loop-invariant terms to, if any.
+llvm::MinMaxIntrinsic *clamp_below(llvm::Value *value, const llvm::Loop &loop)
+{
+    for (unsigned depth = 0; depth < 8; depth++) {
+        if (auto *clamp = llvm::dyn_cast<llvm::MinMaxIntrinsic>(value))
+            return clamp;
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
+        if (!inst || !loop.contains(inst))
+            return nullptr;
+        if (llvm::isa<llvm::TruncInst>(inst)) {
+            value = inst->getOperand(0);
+        } else if (inst->getOpcode() == llvm::Instruction::Add ||
+                   inst->getOpcode() == llvm::Instruction::Sub) {
+            bool right = loop.isLoopInvariant(inst->getOperand(1));
+            if (!right && (inst->getOpcode() == llvm::Instruction::Sub ||
+                           !loop.isLoopInvariant(inst->getOperand(0))))
+                return nullptr;
+            value = inst->getOperand(right ? 0 : 1);
+        } else {
+            return nullptr;
+        }
+    }
+    return nullptr;
+}
+
+// Whether clamp is a leaf on iv: a minimum or maximum of A and a
+// loop-invariant U, A = (C + iv) mod 2^w or C' plus another such clamp
+// (`clamp(x + dx, 0, n - 1)` is `smin(smax(x + dx, 0), n - 1)`), whose A
+// it adds C' to: where every leaf holds, every clamp returns its operand,
+// so the outer one's operand is C' plus the inner one's A.
+bool match_clamp(llvm::MinMaxIntrinsic *clamp, const llvm::PHINode *iv, const llvm::Loop &loop,
+                 Leaf &leaf, unsigned depth = 0)
+{
+    if (depth > 4 || !loop.contains(clamp) || !clamp->getType()->isIntegerTy())
+        return false;
+    unsigned width = clamp->getType()->getIntegerBitWidth();
+    if (width < 16 || width > 64)
+        return false;
+    for (unsigned side = 0; side < 2; side++) {
+        llvm::Value *a = clamp->getOperand(side), *u = clamp->getOperand(1 - side);
+        if (!loop.isLoopInvariant(u))
+            continue;
+        Leaf inner;
+        if (!cc_match_offset(a, iv, loop, true, inner.offset)) {
+            // C' + another clamp: InstCombine writes `smax(x - 1, 0)` as
+            // `smax(x, 1) - 1`
+            llvm::MinMaxIntrinsic *nested = clamp_below(a, loop);
+            std::vector<cc_offset_term> more;
+            if (!nested || !match_clamp(nested, iv, loop, inner, depth + 1) ||
+                !cc_match_offset(a, nested, loop, true, more))
+                continue;
+            inner.offset.insert(inner.offset.end(), more.begin(), more.end());
+        }
+        leaf.clamp = clamp;
+        leaf.varying = side;
+        leaf.predicate = keeps_first(*clamp);
+        leaf.bound = u;
+        leaf.offset = std::move(inner.offset);
+        leaf.width = width;
+        return true;
+    }
+    return false;
+}
+
+// Whether value flows into an address (a getelementptr) through integer
+// arithmetic: where narrowing the clamps lets the vectorizer load
+// consecutive elements instead of gathering.
+bool feeds_address(const llvm::Value *value, unsigned depth = 0)
+{
+    for (const llvm::User *user : value->users()) {
+        if (llvm::isa<llvm::GetElementPtrInst>(user))
+            return true;
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(user);
+        if (inst && depth < 6 &&
+            (inst->isBinaryOp() || inst->isCast() || llvm::isa<llvm::MinMaxIntrinsic>(inst)) &&
+            feeds_address(inst, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+// The loop's clamps on iv, when one of them makes an address.
+bool match_clamps(const llvm::Loop &loop, const llvm::PHINode *iv, std::vector<Leaf> &clamps)
+{
+    bool addresses = false;
+    for (llvm::BasicBlock *block : loop.blocks())
+        for (llvm::Instruction &inst : *block) {
+            auto *clamp = llvm::dyn_cast<llvm::MinMaxIntrinsic>(&inst);
+            Leaf leaf;
+            if (!clamp || !match_clamp(clamp, iv, loop, leaf))
+                continue;
+            if (clamps.size() == MAX_CLAMPS)
+                return false;
+            addresses = addresses || feeds_address(clamp);
+            clamps.push_back(std::move(leaf));
+        }
+    return addresses;
+}
 
 // The compares at the leaves of an and/or tree (`or`, `and`, and their
 // `select` forms), in order; false when something else is in it.
-bool collect_leaves(llvm::Value *value, std::vector<llvm::ICmpInst *> &leaves)
+bool collect_leaves(llvm::Value *value, const llvm::Loop &loop,
+                    std::vector<llvm::ICmpInst *> &leaves, std::vector<llvm::Value *> &invariants)
 {
     using namespace llvm::PatternMatch;
     llvm::Value *a, *b;
+    if (loop.isLoopInvariant(value)) {
+        if (std::find(invariants.begin(), invariants.end(), value) == invariants.end())
+            invariants.push_back(value);
+        return invariants.size() <= MAX_LEAVES;
+    }
     if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value)) {
         if (std::find(leaves.begin(), leaves.end(), compare) == leaves.end())
             leaves.push_back(compare);
@@ -162,7 +306,8 @@ bool collect_leaves(llvm::Value *value, std::vector<llvm::ICmpInst *> &leaves)
     }
     if (match(value, m_LogicalOr(m_Value(a), m_Value(b))) ||
         match(value, m_LogicalAnd(m_Value(a), m_Value(b))))
-        return collect_leaves(a, leaves) && collect_leaves(b, leaves);
+        return collect_leaves(a, loop, leaves, invariants) &&
+               collect_leaves(b, loop, leaves, invariants);
     return false;
 }
 
@@ -180,16 +325,18 @@ unsigned tree_operators(llvm::Value *value)
 
 // The value of a compound guard when every leaf has its value away from
 // its one work-item: `eq` false, `ne` true.
-bool quiet_value(llvm::Value *value)
+bool quiet_value(llvm::Value *value, const Guard &g)
 {
     using namespace llvm::PatternMatch;
     llvm::Value *a = nullptr, *b = nullptr;
+    if (std::find(g.invariants.begin(), g.invariants.end(), value) != g.invariants.end())
+        return g.neutral;
     if (auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value))
         return compare->getPredicate() == llvm::CmpInst::ICMP_NE;
     if (match(value, m_LogicalOr(m_Value(a), m_Value(b))))
-        return quiet_value(a) || quiet_value(b);
+        return quiet_value(a, g) || quiet_value(b, g);
     bool is_and = match(value, m_LogicalAnd(m_Value(a), m_Value(b)));
-    return is_and && quiet_value(a) && quiet_value(b); // collect_leaves saw the tree
+    return is_and && quiet_value(a, g) && quiet_value(b, g); // collect_leaves saw the tree
 }
 
 // The guard `branch` is, if it is one.
@@ -198,7 +345,8 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
 {
     auto *condition = llvm::dyn_cast<llvm::Instruction>(branch->getCondition());
     std::vector<llvm::ICmpInst *> compares;
-    if (!condition || !loop.contains(condition) || !collect_leaves(condition, compares))
+    if (!condition || !loop.contains(condition) ||
+        !collect_leaves(condition, loop, compares, guard.invariants) || compares.empty())
         return false;
     guard.condition = condition;
     guard.leaves.assign(compares.size(), Leaf());
@@ -222,6 +370,9 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
         guard.kind = Kind::quiet;
     else
         return false;
+    if (!guard.invariants.empty() && operators != 1 && operators != 2)
+        return false;
+    guard.neutral = operators == 1;
     guard.guarded = 0;
     llvm::BasicBlock *from = branch->getParent();
     for (llvm::BasicBlock *to : llvm::successors(branch)) {
@@ -234,8 +385,9 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
     return guard.guarded > 0;
 }
 
-// Whether loop is a work-item loop narrowing can take, with its guard.
-bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
+// Whether loop is a work-item loop narrowing can take, with its guard (or
+// its clamps).
+bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, bool clamps_only, Candidate &c)
 {
     if (!loop.isInnermost() || !has_mark(loop.getLoopID()) || !loop.isLoopSimplifyForm())
         return false;
@@ -272,11 +424,11 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
     for (llvm::BasicBlock *block : loop.blocks()) {
         auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
         Guard guard;
-        if (block != c.latch && branch && branch->isConditional() &&
+        if (!clamps_only && block != c.latch && branch && branch->isConditional() &&
             match_guard(branch, c.iv, loop, tree, guard) && guard.guarded > c.guard.guarded)
             c.guard = std::move(guard);
     }
-    if (!c.guard.condition)
+    if (clamps_only ? !match_clamps(loop, c.iv, c.clamps) : !c.guard.condition)
         return false;
     c.blocks.assign(loop.block_begin(), loop.block_end());
     return true;
@@ -411,8 +563,27 @@ void narrow(Candidate &c)
     }
     if (compound)
         hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, hi, lo);
-    bool single = !compound && (g.leaves[0].predicate == llvm::CmpInst::ICMP_EQ ||
-                                g.leaves[0].predicate == llvm::CmpInst::ICMP_NE);
+    // Clamps (a loop without a guard): the middle copy runs where each
+    // returns its A.
+    for (const Leaf &leaf : c.clamps) {
+        Interval r = leaf_interval(b, c, leaf, count_wide);
+        if (r.may_wrap)
+            may_wrap = may_wrap ? b.CreateOr(may_wrap, r.may_wrap) : r.may_wrap;
+        lo = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, lo, clamp(r.lo, count_wide));
+        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, hi, clamp(r.hi, count_wide));
+    }
+    if (!c.clamps.empty())
+        hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, hi, lo);
+    // The original loop also runs when an invariant part of the guard is
+    // not neutral.
+    for (llvm::Value *invariant : g.invariants) {
+        llvm::Value *differs = g.neutral ? b.CreateNot(invariant) : invariant;
+        may_wrap = may_wrap ? b.CreateOr(may_wrap, differs) : differs;
+    }
+    bool guarded = g.condition != nullptr;
+    bool single = guarded && !compound &&
+                  (g.leaves[0].predicate == llvm::CmpInst::ICMP_EQ ||
+                   g.leaves[0].predicate == llvm::CmpInst::ICMP_NE);
     // `<` leaves no work-items before the interval, `>` none after it: those
     // copies are not made (the bounds are then the same value).
     llvm::Value *start = llvm::ConstantInt::get(index, 0);
@@ -497,16 +668,31 @@ void narrow(Candidate &c)
                 llvm::LLVMContext::MD_loop,
                 scalar_loop_id(latch_branch->getMetadata(llvm::LLVMContext::MD_loop)));
 
-        if (!compound) {
+        for (const Leaf &leaf : c.clamps) // in the middle each returns its A
+            if (k == 1) {
+                auto *clamp = llvm::cast<llvm::Instruction>(map[leaf.clamp]);
+                clamp->replaceAllUsesWith(clamp->getOperand(leaf.varying));
+                clamp->eraseFromParent();
+            }
+        if (!guarded) {
+            // clamps only
+        } else if (!compound) {
+            // (with its invariants neutral, a tree has its one leaf's value)
+            llvm::Constant *value = llvm::ConstantInt::getBool(context, (k == 1) == inside);
             auto *compare = llvm::cast<llvm::Instruction>(map[g.leaves[0].compare]);
-            compare->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == inside));
+            auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
+            compare->replaceAllUsesWith(value);
             compare->eraseFromParent();
+            if (condition != compare) {
+                condition->replaceAllUsesWith(value);
+                llvm::RecursivelyDeleteTriviallyDeadInstructions(condition);
+            }
         } else if (k == 1 || g.kind != Kind::quiet) {
             // a quiet guard's outer copies keep the condition as it is; an
             // interval's hold its other value
             bool middle = g.kind == Kind::and_interval  ? true
                           : g.kind == Kind::or_interval ? false
-                                                        : quiet_value(g.condition);
+                                                        : quiet_value(g.condition, g);
             auto *condition = llvm::cast<llvm::Instruction>(map[g.condition]);
             condition->replaceAllUsesWith(llvm::ConstantInt::getBool(context, (k == 1) == middle));
             for (const Leaf &leaf : g.leaves) // in the middle every leaf has one value
@@ -550,6 +736,35 @@ void narrow(Candidate &c)
         exit_phis[i]->addIncoming(current[header_phis.size() + i], guard);
 }
 
+// One round over fn's work-item loops: by their guards, or by their clamps.
+bool narrow_round(llvm::Function &fn, bool clamps_only)
+{
+    llvm::DominatorTree tree(fn);
+    llvm::LoopInfo loops(tree);
+    // All candidates first, while the analyses are valid: narrowing one
+    // loop touches only its blocks, preheader and exit.
+    std::vector<Candidate> candidates;
+    bool changed = false;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        // Unswitching and peeling (a launch copy's constant trip counts
+        // invite both) can leave a work-item loop without a dedicated
+        // preheader or exit: give it them (keeps the tree and loop info).
+        if (loop->isInnermost() && has_mark(loop->getLoopID()) && !loop->isLoopSimplifyForm())
+            changed |= llvm::simplifyLoop(loop, &tree, &loops, nullptr, nullptr, nullptr, false);
+        Candidate c;
+        if (!match_loop(*loop, tree, clamps_only, c))
+            continue;
+        if (!loop->isLCSSAForm(tree))
+            llvm::formLCSSA(*loop, tree, &loops, nullptr);
+        candidates.push_back(std::move(c));
+    }
+    for (Candidate &c : candidates)
+        narrow(c);
+    if (!candidates.empty())
+        llvm::removeUnreachableBlocks(fn);
+    return changed || !candidates.empty();
+}
+
 } // namespace
 
 extern "C" bool cc_narrowing_enabled(void)
@@ -569,28 +784,8 @@ extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
         marked = marked || has_mark(block.getTerminator()->getMetadata(llvm::LLVMContext::MD_loop));
     if (!marked)
         return false;
-    llvm::DominatorTree tree(fn);
-    llvm::LoopInfo loops(tree);
-    // All candidates first, while the analyses are valid: narrowing one
-    // loop touches only its blocks, preheader and exit.
-    std::vector<Candidate> candidates;
-    bool changed = false;
-    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-        // Unswitching and peeling (a launch copy's constant trip counts
-        // invite both) can leave a work-item loop without a dedicated
-        // preheader or exit: give it them (keeps the tree and loop info).
-        if (loop->isInnermost() && has_mark(loop->getLoopID()) && !loop->isLoopSimplifyForm())
-            changed |= llvm::simplifyLoop(loop, &tree, &loops, nullptr, nullptr, nullptr, false);
-        Candidate c;
-        if (!match_loop(*loop, tree, c))
-            continue;
-        if (!loop->isLCSSAForm(tree))
-            llvm::formLCSSA(*loop, tree, &loops, nullptr);
-        candidates.push_back(std::move(c));
-    }
-    for (Candidate &c : candidates)
-        narrow(c);
-    if (!candidates.empty())
-        llvm::removeUnreachableBlocks(fn);
-    return changed || !candidates.empty();
+    // guards first; then the clamps of each copy (a guarded body's copy
+    // keeps its clamps until the second round)
+    bool changed = narrow_round(fn, false);
+    return narrow_round(fn, true) || changed;
 }
