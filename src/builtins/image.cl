@@ -35,6 +35,15 @@ typedef const global struct cc_image *image_desc;
 int __cpucl_image_order(image_desc im) __attribute__((const));
 int __cpucl_image_type(image_desc im) __attribute__((const));
 int __cpucl_image_element_size(image_desc im) __attribute__((const));
+/* the descriptor's other fields, which no launch fixes but no kernel
+ * changes: loads the optimiser may take out of the work-item loop */
+global uchar *__cpucl_image_data(image_desc im) __attribute__((const));
+ulong __cpucl_image_row_pitch(image_desc im) __attribute__((const));
+ulong __cpucl_image_slice_pitch(image_desc im) __attribute__((const));
+int __cpucl_image_width(image_desc im) __attribute__((const));
+int __cpucl_image_height(image_desc im) __attribute__((const));
+int __cpucl_image_depth(image_desc im) __attribute__((const));
+int __cpucl_image_array_size(image_desc im) __attribute__((const));
 uint __cpucl_sampler_bits(uint bits) __attribute__((const));
 
 /* A program's sampler constant (6.13.14.1) becomes a call of this with the
@@ -48,13 +57,15 @@ constant void *__translate_sampler_initializer(int bits)
 
 static global uchar *pixel(image_desc im, int x, int y, int z)
 {
-    return im->data + (ulong)z * im->slice_pitch + (ulong)y * im->row_pitch +
+    return __cpucl_image_data(im) + (ulong)z * __cpucl_image_slice_pitch(im) +
+           (ulong)y * __cpucl_image_row_pitch(im) +
            (ulong)x * (ulong)__cpucl_image_element_size(im);
 }
 
 static bool inside(image_desc im, int x, int y, int z)
 {
-    return (uint)x < (uint)im->width && (uint)y < (uint)im->height && (uint)z < (uint)im->depth;
+    return (uint)x < (uint)__cpucl_image_width(im) && (uint)y < (uint)__cpucl_image_height(im) &&
+           (uint)z < (uint)__cpucl_image_depth(im);
 }
 
 /* How many channels a pixel stores (packed formats store one word). */
@@ -407,7 +418,7 @@ static void place(image_desc im, float4 coord, int dims, bool is_array, uint bit
                   struct texels *t)
 {
     float c[4] = {coord.x, coord.y, coord.z, coord.w};
-    int size[3] = {im->width, im->height, im->depth};
+    int size[3] = {__cpucl_image_width(im), __cpucl_image_height(im), __cpucl_image_depth(im)};
     for (int d = 0; d < 3; d++) {
         t->i0[d] = t->i1[d] = 0;
         t->a[d] = 0.0f;
@@ -419,7 +430,7 @@ static void place(image_desc im, float4 coord, int dims, bool is_array, uint bit
             nearest(c[d], size[d], bits, &t->i0[d]);
     }
     if (is_array)
-        t->i0[dims] = t->i1[dims] = layer(c[dims], im->array_size);
+        t->i0[dims] = t->i1[dims] = layer(c[dims], __cpucl_image_array_size(im));
 }
 
 /* 8.2: linear filtering blends the 2, 4 or 8 nearest pixels. */
@@ -457,17 +468,26 @@ static uint4 sample_bits(image_desc im, uint bits, float4 coord, int dims, bool 
     return fetch_bits(im, t.i0[0], t.i0[1], t.i0[2]);
 }
 
+/* Whether integer coordinates placed by int_place are inside the image:
+ * clamped to the edge, they are (an image is at least one pixel each way),
+ * and the read needs no bounds check, which lets a work-item loop of such
+ * reads load without branches. */
+static bool clamped_to_edge(uint bits)
+{
+    return (bits & CC_SAMPLER_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE;
+}
+
 /* Integer coordinates (6.13.14.2): unnormalized, nearest; the addressing
  * mode clamps to the edge or answers the border. */
 static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
 {
-    int size[3] = {im->width, im->height, im->depth};
+    int size[3] = {__cpucl_image_width(im), __cpucl_image_height(im), __cpucl_image_depth(im)};
     int i[4] = {c.x, c.y, c.z, 0};
     if ((bits & CC_SAMPLER_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE)
         for (int d = 0; d < dims; d++)
             i[d] = clamp(i[d], 0, size[d] - 1);
     if (is_array)
-        i[dims] = clamp(i[dims], 0, im->array_size - 1);
+        i[dims] = clamp(i[dims], 0, __cpucl_image_array_size(im) - 1);
     for (int d = dims + (is_array ? 1 : 0); d < 3; d++)
         i[d] = 0;
     return (int4)(i[0], i[1], i[2], 0);
@@ -508,8 +528,9 @@ static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
     OVL float4 read_imagef(read_only IMG image, sampler_t sampler, IC coord)                  \
     {                                                                                         \
         image_desc im = DESC(image);                                                          \
-        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
-        return fetch_f(im, i.x, i.y, i.z);                                                    \
+        uint bits = BITS(sampler);                                                            \
+        int4 i = int_place(im, bits, TO4_##W(coord), DIMS, ARR);                              \
+        return clamped_to_edge(bits) ? load_f(im, i.x, i.y, i.z) : fetch_f(im, i.x, i.y, i.z); \
     }                                                                                         \
     OVL half4 read_imageh(read_only IMG image, sampler_t sampler, FC coord)                   \
     {                                                                                         \
@@ -521,15 +542,15 @@ static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
     }                                                                                         \
     OVL int4 read_imagei(read_only IMG image, sampler_t sampler, IC coord)                    \
     {                                                                                         \
-        image_desc im = DESC(image);                                                          \
-        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
-        return as_int4(fetch_bits(im, i.x, i.y, i.z));                                        \
+        return as_int4(read_imageui(image, sampler, coord));                                  \
     }                                                                                         \
     OVL uint4 read_imageui(read_only IMG image, sampler_t sampler, IC coord)                  \
     {                                                                                         \
         image_desc im = DESC(image);                                                          \
-        int4 i = int_place(im, BITS(sampler), TO4_##W(coord), DIMS, ARR);                     \
-        return fetch_bits(im, i.x, i.y, i.z);                                                 \
+        uint bits = BITS(sampler);                                                            \
+        int4 i = int_place(im, bits, TO4_##W(coord), DIMS, ARR);                              \
+        return clamped_to_edge(bits) ? load_bits(im, i.x, i.y, i.z)                           \
+                                     : fetch_bits(im, i.x, i.y, i.z);                         \
     }
 SAMPLED_TYPES(SAMPLER_READS)
 

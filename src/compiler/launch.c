@@ -2,8 +2,9 @@
  *
  * Input: a part (parts.cpp) whose image built-ins read an image's format
  * through calls of __cpucl_image_order, __cpucl_image_type and
- * __cpucl_image_element_size (the image's descriptor, struct cc_image of
- * src/builtins/image.h) and a sampler's bits through
+ * __cpucl_image_element_size, its other fields (data, pitches, size)
+ * through __cpucl_image_data ... __cpucl_image_array_size (the image's
+ * descriptor, struct cc_image of src/builtins/image.h) and a sampler's bits through
  * __cpucl_sampler_bits(raw bits), all declared and defined nowhere.
  * Output: the same part without those calls, before O3.
  *
@@ -37,15 +38,38 @@
 #include "builtins/image.h"
 #include "compiler/internal.h"
 
-enum hook { ORDER, TYPE, ELEMENT_SIZE, SAMPLER, NUM_HOOKS };
+/* The format's fields, which a launch may fix; the other fields of the
+ * descriptor, which none fixes but which never change while a kernel runs
+ * (as invariant loads, LICM takes them out of the work-item loop, which
+ * the image's stores through a global pointer would otherwise stop); the
+ * sampler. */
+enum hook {
+    ORDER,
+    TYPE,
+    ELEMENT_SIZE,
+    DATA,
+    ROW_PITCH,
+    SLICE_PITCH,
+    WIDTH,
+    HEIGHT,
+    DEPTH,
+    ARRAY_SIZE,
+    SAMPLER,
+    NUM_HOOKS
+};
 
-static const char *const hook_names[NUM_HOOKS] = {"__cpucl_image_order", "__cpucl_image_type",
-                                                  "__cpucl_image_element_size",
-                                                  "__cpucl_sampler_bits"};
+static const char *const hook_names[NUM_HOOKS] = {
+    "__cpucl_image_order",       "__cpucl_image_type",        "__cpucl_image_element_size",
+    "__cpucl_image_data",        "__cpucl_image_row_pitch",   "__cpucl_image_slice_pitch",
+    "__cpucl_image_width",       "__cpucl_image_height",      "__cpucl_image_depth",
+    "__cpucl_image_array_size",  "__cpucl_sampler_bits"};
 
-static const size_t field_offsets[ELEMENT_SIZE + 1] = {offsetof(struct cc_image, channel_order),
-                                                       offsetof(struct cc_image, channel_data_type),
-                                                       offsetof(struct cc_image, element_size)};
+static const size_t field_offsets[SAMPLER] = {
+    offsetof(struct cc_image, channel_order), offsetof(struct cc_image, channel_data_type),
+    offsetof(struct cc_image, element_size),  offsetof(struct cc_image, data),
+    offsetof(struct cc_image, row_pitch),     offsetof(struct cc_image, slice_pitch),
+    offsetof(struct cc_image, width),         offsetof(struct cc_image, height),
+    offsetof(struct cc_image, depth),         offsetof(struct cc_image, array_size)};
 
 bool cc_is_launch_hook(const char *name)
 {
@@ -64,7 +88,7 @@ static LLVMValueRef fixed_value(enum hook h, LLVMValueRef call, const struct cc_
         return NULL;
     if (h == SAMPLER)
         return facts->samplers_alike ? LLVMConstInt(type, facts->sampler_bits, 0) : NULL;
-    if (!facts->images_alike)
+    if (!facts->images_alike || h > ELEMENT_SIZE)
         return NULL;
     int value = h == ORDER  ? facts->image_order
                 : h == TYPE ? facts->image_type
@@ -90,7 +114,7 @@ static LLVMValueRef lowered(enum hook h, LLVMValueRef call, LLVMBuilderRef b,
     LLVMValueRef at =
         LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(context), argument, &offset, 1, "");
     LLVMValueRef load = LLVMBuildLoad2(b, LLVMTypeOf(call), at, "");
-    LLVMSetAlignment(load, 4);
+    LLVMSetAlignment(load, h >= DATA && h <= SLICE_PITCH ? 8 : 4);
     unsigned kind = LLVMGetMDKindIDInContext(context, "invariant.load", 14);
     LLVMSetMetadata(load, kind,
                     LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, NULL, 0)));

@@ -7,7 +7,11 @@
 // PipelineTuningOptions, analysis managers with the default analyses,
 // proxies cross-registered, standard instrumentation; the target library
 // info is the default one for the module's triple, as there) and adds the
-// passes through PassBuilder's vectorizer-start extension point: narrowing,
+// passes through PassBuilder's vectorizer-start extension point: full
+// unrolling of small constant loops again (a filter's loops over dy and dx
+// in a work-item loop, which the simplification pipeline's unrolling left
+// whole while the inlined image reads in them were still large, keep the
+// work-item loop from being innermost), narrowing,
 // addresses counted from the group's first work-item (group_addresses.cpp),
 // then the width of some loops (below); and int64_vectors.cpp's,
 // half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
@@ -20,6 +24,8 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm-c/Core.h>
@@ -203,6 +209,7 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     if (optimize && cc_narrowing_enabled())
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+                passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopFullUnrollPass(3)));
                 passes.addPass(NarrowPass());
             });
     if (optimize)
