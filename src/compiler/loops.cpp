@@ -204,8 +204,9 @@ const llvm::SCEVConstant *step_across_items(llvm::ScalarEvolution &evolution, ll
 // apart (a broadcast or a plain vector access across lanes), and against
 // it when the address moves by one element per iteration but not so per
 // work-item (a row per work-item: the loop itself vectorizes, the
-// interchange would gather). Addresses ScalarEvolution cannot follow count
-// for neither; the interchange needs more for than against.
+// interchange would gather), however the row's start moves between
+// work-items (`a[(row % m) * n + k]`). Addresses ScalarEvolution cannot
+// follow count for neither; the interchange needs more for than against.
 bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolution,
                            llvm::Function &fn, LLVMValueRef *values, size_t count)
 {
@@ -229,15 +230,19 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
             llvm::Type *type = llvm::getLoadStoreType(&inst);
             uint64_t size = layout.getTypeStoreSize(type);
             const llvm::SCEV *address = evolution.getSCEV(pointer);
-            if (llvm::SCEVExprContains(address, opaque))
-                continue;
-            const llvm::SCEVConstant *constant = step_across_items(evolution, local_x, address);
+            const llvm::SCEVConstant *constant =
+                llvm::SCEVExprContains(address, opaque)
+                    ? nullptr
+                    : step_across_items(evolution, local_x, address);
             if (constant && (constant->getValue()->isZero() ||
                              constant->getAPInt().getSExtValue() == (int64_t)size)) {
                 score++;
                 continue;
             }
-            auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
+            // (`a[row * n + k]` of an int row: a sign extension of the
+            // 32-bit recurrence, which the unwrapped view sees as one)
+            WithoutWraps unwrapped(evolution, evolution.getSCEV(local_x));
+            auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(unwrapped.visit(address));
             if (recurrence && recurrence->getLoop() == loop) {
                 auto *step =
                     llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution));

@@ -82,6 +82,16 @@ static const char *source =
     "    if (i % 2) { for (int k = 0; k < n; k++) s -= a[k + 1]; }\n"
     "    else { for (int k = 0; k < n; k++) s += 0.5f * a[k]; }\n"
     "    c[i] = s;\n"
+    "}\n"
+    /* a row of a matrix per work-item (an int row: the addresses' sign
+     * extension; and a row chosen by `%`): the loop over k stays innermost */
+    "kernel void rows(int n, global const float *a, global float *c)\n"
+    "{\n"
+    "    int row = get_global_id(0);\n"
+    "    float s = 0.0f, t = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) s += a[row * n + k] * a[k];\n"
+    "    for (int k = 0; k < n; k++) t += a[(row % 5) * n + k];\n"
+    "    c[row] = s - 2.0f * t;\n"
     "}\n";
 
 static void host_nbody(int n, size_t local, const float *pos, float *acc)
@@ -243,6 +253,34 @@ int main(void)
         else
             harness_passed++;
     }
+    /* rows: 40 rows of 37 */
+    cl_kernel rows = harness_kernel(program, "rows");
+    REQUIRE(rows);
+    for (size_t t = 0; t < 3; t++) {
+        int terms = 37, count = 40;
+        size_t global1 = (size_t)count, local1 = t == 0 ? 1 : t == 1 ? 8 : 40;
+        harness_args(rows, 3, sizeof terms, &terms, sizeof in, &in, sizeof out, &out);
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, rows, 1, NULL, &global1, &local1, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, count * sizeof(float), acc, 0, NULL,
+                                     NULL));
+        int bad = -1;
+        float expect = 0.0f;
+        for (int i = 0; i < count && bad < 0; i++) {
+            float s = 0.0f, u = 0.0f;
+            for (int k = 0; k < terms; k++)
+                s += pos[i * terms + k] * pos[k];
+            for (int k = 0; k < terms; k++)
+                u += pos[(i % 5) * terms + k];
+            expect = s - 2.0f * u;
+            if (!near(acc[i], expect))
+                bad = i;
+        }
+        if (bad >= 0)
+            HARNESS_FAIL("rows, local %zu: [%d] = %g, want %g\n", local1, bad, acc[bad], expect);
+        else
+            harness_passed++;
+    }
+    clReleaseKernel(rows);
     clReleaseKernel(guarded);
     clReleaseKernel(early);
     clReleaseMemObject(in);
