@@ -148,12 +148,17 @@ class WithoutWraps : public llvm::SCEVRewriteVisitor<WithoutWraps>
             return s;
         return SE.getSignExtendExpr(s, llvm::Type::getInt64Ty(type->getContext()));
     }
+    // (a cast to or from more than 64 bits, mul_hi's i128, stays as it is,
+    // at 64 bits where it is narrower: the operands of one expression keep
+    // one type)
     const llvm::SCEV *dropped(const llvm::SCEVCastExpr *cast)
     {
+        if (cast->getType()->getIntegerBitWidth() > 64)
+            return cast;
         const llvm::SCEV *inner = visit(cast->getOperand());
         if (inner->getType()->isIntegerTy() && inner->getType()->getIntegerBitWidth() <= 64)
             return wide(inner);
-        return cast;
+        return wide(cast);
     }
     const llvm::SCEV *visitConstant(const llvm::SCEVConstant *c) { return wide(c); }
     const llvm::SCEV *visitUnknown(const llvm::SCEVUnknown *u) { return wide(u); }
