@@ -100,19 +100,33 @@ static void check(const char *name, const float *got, const float *want, size_t 
     CHECK_NONE_WRONG(bad, what);
 }
 
+/* Runs the row kernel `name`(in, out, n[, shift]) over `global` items
+ * from `offset` and reads their results into got. */
+static void launch(struct harness *h, cl_program program, const char *name, const void *n,
+                   size_t n_size, const cl_int *shift, size_t offset, size_t global,
+                   const size_t *local, float *got)
+{
+    cl_mem in = input_buffer(h, N);
+    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof(float), NULL);
+    cl_kernel kernel = harness_kernel(program, name);
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 2, ARG(in), ARG(out)));
+    CHECK_OK(clSetKernelArg(kernel, 2, n_size, n));
+    if (shift)
+        CHECK_OK(clSetKernelArg(kernel, 3, sizeof *shift, shift));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, &offset, &global, local, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, global * sizeof(float), got, 0, NULL, NULL));
+    clReleaseKernel(kernel);
+    clReleaseMemObject(in), clReleaseMemObject(out);
+}
+
 static void run_taps(struct harness *h, cl_program program, size_t offset, cl_int shift,
                      const size_t *local)
 {
     cl_int n = N;
-    cl_mem in = input_buffer(h, N);
-    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof(float), NULL);
-    cl_kernel kernel = harness_kernel(program, "taps");
-    REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 4, ARG(in), ARG(out), ARG(n), ARG(shift)));
-    size_t global = N;
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, &offset, &global, local, 0, NULL, NULL));
     float got[N], want[N];
-    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    launch(h, program, "taps", &n, sizeof n, &shift, offset, N, local, got);
     for (size_t i = 0; i < N; i++) {
         int32_t x = wrap((int64_t)(offset + i)); /* int x = get_global_id(0) */
         float sum = 0.0f;
@@ -122,22 +136,13 @@ static void run_taps(struct harness *h, cl_program program, size_t offset, cl_in
         want[i] = sum;
     }
     check("taps", got, want, N, offset, local);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(in), clReleaseMemObject(out);
 }
 
 static void run_wrapped(struct harness *h, cl_program program, size_t offset, const size_t *local)
 {
     cl_int n = N;
-    cl_mem in = input_buffer(h, N);
-    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof(float), NULL);
-    cl_kernel kernel = harness_kernel(program, "wrapped");
-    REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 3, ARG(in), ARG(out), ARG(n)));
-    size_t global = N;
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, &offset, &global, local, 0, NULL, NULL));
     float got[N], want[N];
-    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    launch(h, program, "wrapped", &n, sizeof n, NULL, offset, N, local, got);
     for (size_t i = 0; i < N; i++) {
         int32_t x = wrap((int64_t)(offset + i));
         int32_t inner = x < N - 2 ? x : N - 2;
@@ -145,32 +150,21 @@ static void run_wrapped(struct harness *h, cl_program program, size_t offset, co
             input((size_t)clamp_int(x, 0, N - 1)) * 2.0f - input((size_t)(inner > 1 ? inner : 1));
     }
     check("wrapped", got, want, N, offset, local);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(in), clReleaseMemObject(out);
 }
 
 static void run_neighbours(struct harness *h, cl_program program, size_t offset,
                            const size_t *local)
 {
     cl_ulong n = N;
-    cl_mem in = input_buffer(h, N);
-    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, N * sizeof(float), NULL);
-    cl_kernel kernel = harness_kernel(program, "neighbours");
-    REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 3, ARG(in), ARG(out), ARG(n)));
     size_t global = N - offset; /* i stays below n: max(i, 3) - 3 and min(i, n - 1) read in range */
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, &offset, &global, local, 0, NULL, NULL));
     float got[N], want[N];
-    CHECK_OK(
-        clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, global * sizeof(float), got, 0, NULL, NULL));
+    launch(h, program, "neighbours", &n, sizeof n, NULL, offset, global, local, got);
     for (size_t k = 0; k < global; k++) {
         size_t i = offset + k;
         size_t next = i + 1 < N - 1 ? i + 1 : N - 1, back = (i > 3 ? i : 3) - 3;
         want[k] = input(next) * 2.0f + input(back) - input(i < N - 1 ? i : N - 1);
     }
     check("neighbours", got, want, global, offset, local);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(in), clReleaseMemObject(out);
 }
 
 static void run_blur(struct harness *h, cl_program program, const size_t *local)
