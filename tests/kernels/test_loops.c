@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "../harness.h"
 
 static const char *source =
@@ -92,7 +94,32 @@ static const char *source =
     "    for (int k = 0; k < n; k++) s += a[row * n + k] * a[k];\n"
     "    for (int k = 0; k < n; k++) t += a[(row % 5) * n + k];\n"
     "    c[row] = s - 2.0f * t;\n"
+    "}\n"
+    /* 64 integer rounds with a constant count: unrolled whole, then the
+     * work-items run as lanes (loops.cpp) */
+    "kernel void rounds(global const uint *in, global uint *out)\n"
+    "{\n"
+    "    uint i = get_global_id(0), a = in[i], b = 0xefcdab89u ^ i, c = 0x98badcfeu;\n"
+    "    for (int r = 0; r < 64; r++) {\n"
+    "        uint f = r < 32 ? (b & c) | (~b & a) : b ^ c ^ a;\n"
+    "        uint t = a; a = c; c = b;\n"
+    "        b = b + rotate(t + f + (uint)r * 0x9e3779b9u, (uint)((r * 7) & 31));\n"
+    "    }\n"
+    "    out[i] = a ^ b ^ c;\n"
     "}\n";
+
+static uint32_t host_rounds(uint32_t input, uint32_t i)
+{
+    uint32_t a = input, b = 0xefcdab89u ^ i, c = 0x98badcfeu;
+    for (uint32_t r = 0; r < 64; r++) {
+        uint32_t f = r < 32 ? (b & c) | (~b & a) : b ^ c ^ a;
+        uint32_t t = a, s = (r * 7) & 31, v = t + f + r * 0x9e3779b9u;
+        a = c;
+        c = b;
+        b = b + (s ? (v << s) | (v >> (32 - s)) : v);
+    }
+    return a ^ b ^ c;
+}
 
 static void host_nbody(int n, size_t local, const float *pos, float *acc)
 {
@@ -281,6 +308,29 @@ int main(void)
             harness_passed++;
     }
     clReleaseKernel(rows);
+
+    /* rounds: 1000 items (groups that do not divide them) */
+    cl_kernel rounds = harness_kernel(program, "rounds");
+    REQUIRE(rounds);
+    for (size_t t = 0; t < 3; t++) {
+        size_t global1 = 1000, local1 = t == 0 ? 1 : t == 1 ? 64 : 0;
+        harness_args(rounds, 2, sizeof in, &in, sizeof out, &out);
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, rounds, 1, NULL, &global1, local1 ? &local1 : NULL,
+                                        0, NULL, NULL));
+        uint32_t words[1000], got[1000];
+        CHECK_OK(clEnqueueReadBuffer(h.queue, in, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        int bad = -1;
+        for (uint32_t i = 0; i < 1000 && bad < 0; i++)
+            if (got[i] != host_rounds(words[i], i))
+                bad = (int)i;
+        if (bad >= 0)
+            HARNESS_FAIL("rounds, local %zu: [%d] = %u, want %u\n", local1, bad, got[bad],
+                         host_rounds(words[bad], (uint32_t)bad));
+        else
+            harness_passed++;
+    }
+    clReleaseKernel(rounds);
     clReleaseKernel(guarded);
     clReleaseKernel(early);
     clReleaseMemObject(in);
