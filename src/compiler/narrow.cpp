@@ -175,7 +175,7 @@ bool match_leaf(llvm::ICmpInst *compare, const llvm::PHINode *iv, const llvm::Lo
     return false;
 }
 
-enum { MAX_LEAVES = 8, MAX_CLAMPS = 16 };
+enum { MAX_LEAVES = 8, MAX_CLAMPS = 32 };
 
 // Where a minimum or maximum returns its first operand.
 llvm::CmpInst::Predicate keeps_first(const llvm::MinMaxIntrinsic &clamp)
