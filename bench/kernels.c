@@ -10,6 +10,12 @@
  *   blur_img/buf a 3x3 blur of 2048^2 RGBA floats through images, buffers
  *   matmul     C = A B, 1024^3, the textbook kernel: a loop over k per
  *              work-item, no local memory, the local size left to the driver
+ *   matvec     y = A x, 8192 rows of 1024: a row per work-item (an int row)
+ *   filter_img a 3x3 filter of 2048^2 RGBA floats through an image with
+ *              integer coordinates and a clamp-to-edge sampler (ffmpeg's way)
+ *   hash       64 integer rounds (a constant loop) per item, 4 Mi items
+ *   mandel     Mandelbrot, 64 iterations at most, 2048^2 pixels: a loop each
+ *              work-item leaves after its own count
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -124,6 +130,51 @@ static const char *source =
     "        }\n"
     "    out[y * n + x] = sum * (1.0f / 16);\n"
     "}\n"
+    "kernel void matvec(int n, global const float *a, global const float *x, global float *y)\n"
+    "{\n"
+    "    int row = get_global_id(0);\n"
+    "    float s = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) s += a[row * n + k] * x[k];\n"
+    "    y[row] = s;\n"
+    "}\n"
+    "constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+    "                          CLK_FILTER_NEAREST;\n"
+    "kernel void filter_img(read_only image2d_t in, write_only image2d_t out)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    float4 sum = 0.0f;\n"
+    "    for (int dy = -1; dy <= 1; dy++)\n"
+    "        for (int dx = -1; dx <= 1; dx++)\n"
+    "            sum += read_imagef(in, edge, (int2)(x + dx, y + dy)) *\n"
+    "                   (float)((2 - abs(dx)) * (2 - abs(dy)));\n"
+    "    write_imagef(out, (int2)(x, y), sum * (1.0f / 16));\n"
+    "}\n"
+    "kernel void hash(global const uint *in, global uint *out)\n"
+    "{\n"
+    "    uint i = get_global_id(0), a = in[i], b = 0xefcdab89u ^ i, c = 0x98badcfeu, d = "
+    "0x10325476u;\n"
+    "    for (int r = 0; r < 64; r++) {\n"
+    "        uint f = r < 16 ? (b & c) | (~b & d) : r < 32 ? (d & b) | (~d & c)\n"
+    "               : r < 48 ? b ^ c ^ d : c ^ (b | ~d);\n"
+    "        uint t = d; d = c; c = b;\n"
+    "        b = b + rotate(a + f + 0x5a827999u + (uint)r * 0x9e3779b9u, (uint)((r * 7) & 31));\n"
+    "        a = t;\n"
+    "    }\n"
+    "    out[i] = a ^ b ^ c ^ d;\n"
+    "}\n"
+    "kernel void mandel(int n, global float *out)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    float cx = x * (3.0f / n) - 2.0f, cy = y * (2.0f / n) - 1.0f, zx = 0.0f, zy = 0.0f;\n"
+    "    int it = 0;\n"
+    "    while (it < 64 && zx * zx + zy * zy < 4.0f) {\n"
+    "        float t = zx * zx - zy * zy + cx;\n"
+    "        zy = 2.0f * zx * zy + cy;\n"
+    "        zx = t;\n"
+    "        it++;\n"
+    "    }\n"
+    "    out[y * n + x] = (float)it;\n"
+    "}\n"
     "kernel void matmul(int n, global const float *a, global const float *b, global float *c)\n"
     "{\n"
     "    int row = get_global_id(1), col = get_global_id(0);\n"
@@ -138,16 +189,20 @@ enum {
     TRANSPOSE_N = 4096,
     BODIES = 8192,
     STENCIL_N = 4096,
-    BLUR_N = 2048
+    BLUR_N = 2048,
+    MATVEC_ROWS = 8192,
+    HASH_N = 4 << 20,
+    MANDEL_N = 2048
 };
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 10 };
+enum { WORKLOADS = 14 };
 static const char *const workload_names[WORKLOADS] = {
-    "reduce",    "sgemm",    "transpose", "nbody",  "stencil",
-    "histogram", "blur_img", "blur_buf",  "matmul", "sgemm_reqd"};
+    "reduce",   "sgemm",  "transpose",  "nbody",  "stencil",    "histogram", "blur_img",
+    "blur_buf", "matmul", "sgemm_reqd", "matvec", "filter_img", "hash",      "mandel"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
-static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in;
+static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in, *matvec_a;
+static cl_uint *hash_in;
 static cl_float4 *bodies;
 static unsigned char *hist_in;
 static double reduce_total;
@@ -186,6 +241,12 @@ static void make_inputs(void)
     blur_in = malloc(sizeof(float) * 4 * BLUR_N * BLUR_N);
     for (size_t i = 0; i < (size_t)4 * BLUR_N * BLUR_N; i++)
         blur_in[i] = (float)((i * 13) % 97) / 97.0f;
+    matvec_a = malloc(sizeof(float) * MATVEC_ROWS * GEMM_N);
+    for (size_t i = 0; i < (size_t)MATVEC_ROWS * GEMM_N; i++)
+        matvec_a[i] = (float)((i * 11) % 29) / 16.0f - 0.75f;
+    hash_in = malloc(sizeof *hash_in * HASH_N);
+    for (size_t i = 0; i < HASH_N; i++)
+        hash_in[i] = (cl_uint)(i * 2654435761u);
     hist_in = malloc(HIST_N);
     for (size_t i = 0; i < HIST_N; i++)
         hist_want[hist_in[i] = (unsigned char)((i * 2654435761u) >> 13)]++;
@@ -252,6 +313,146 @@ static double run_sgemm(cl_context context, cl_command_queue queue, cl_program p
     free(got);
     clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     return ms;
+}
+
+/* The hash kernel's rounds on the host. */
+static cl_uint host_hash(cl_uint a, cl_uint i)
+{
+    cl_uint b = 0xefcdab89u ^ i, c = 0x98badcfeu, d = 0x10325476u;
+    for (cl_uint r = 0; r < 64; r++) {
+        cl_uint f = r < 16   ? (b & c) | (~b & d)
+                    : r < 32 ? (d & b) | (~d & c)
+                    : r < 48 ? b ^ c ^ d
+                             : c ^ (b | ~d);
+        cl_uint t = d, s = (r * 7) & 31, v = a + f + 0x5a827999u + r * 0x9e3779b9u;
+        d = c;
+        c = b;
+        b = b + (s ? (v << s) | (v >> (32 - s)) : v);
+        a = t;
+    }
+    return a ^ b ^ c ^ d;
+}
+
+/* Mandelbrot's iteration count at (x, y) on the host (fma where OpenCL C
+ * may contract, so a few pixels on the set's edge may still differ) */
+static int host_mandel(int x, int y)
+{
+    float cx = x * (3.0f / MANDEL_N) - 2.0f, cy = y * (2.0f / MANDEL_N) - 1.0f, zx = 0, zy = 0;
+    int it = 0;
+    while (it < 64 && zx * zx + zy * zy < 4.0f) {
+        float t = zx * zx - zy * zy + cx;
+        zy = 2.0f * zx * zy + cy;
+        zx = t;
+        it++;
+    }
+    return it;
+}
+
+/* The four workloads after matmul: matvec, filter_img, hash, mandel. */
+static void run_more(cl_context context, cl_command_queue queue, cl_program program, int reps,
+                     struct bench_run *out)
+{
+    cl_int err;
+    { /* matvec: 16 rows checked against the host */
+        int n = GEMM_N;
+        size_t global = MATVEC_ROWS;
+        cl_mem a = buffer(context, sizeof(float) * MATVEC_ROWS * GEMM_N, matvec_a);
+        cl_mem x = buffer(context, sizeof(float) * GEMM_N, gemm_b);
+        cl_mem y = buffer(context, sizeof(float) * MATVEC_ROWS, NULL);
+        cl_kernel k = clCreateKernel(program, "matvec", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof a, &a);
+        clSetKernelArg(k, 2, sizeof x, &x);
+        clSetKernelArg(k, 3, sizeof y, &y);
+        out->ms[10] = time_kernel(queue, k, 1, &global, NULL, reps);
+        float *got = malloc(sizeof(float) * MATVEC_ROWS);
+        clEnqueueReadBuffer(queue, y, CL_TRUE, 0, sizeof(float) * MATVEC_ROWS, got, 0, NULL, NULL);
+        int ok = 1;
+        for (int s = 0; s < 16; s++) {
+            int row = (s * 521) % MATVEC_ROWS;
+            double want = 0;
+            for (int i = 0; i < GEMM_N; i++)
+                want += (double)matvec_a[(size_t)row * GEMM_N + i] * gemm_b[i];
+            ok &= fabs(got[row] - want) <= 1e-3 * (1 + fabs(want));
+        }
+        out->ok[10] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(x), clReleaseMemObject(y);
+    }
+    { /* filter_img: every pixel of two rows and two columns, edges included */
+        cl_image_format format = {CL_RGBA, CL_FLOAT};
+        cl_image_desc desc = {
+            .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N, .image_height = BLUR_N};
+        cl_mem in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                                  blur_in, &err);
+        cl_mem o = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+        cl_kernel k = clCreateKernel(program, "filter_img", &err);
+        clSetKernelArg(k, 0, sizeof in, &in);
+        clSetKernelArg(k, 1, sizeof o, &o);
+        size_t global[2] = {BLUR_N, BLUR_N}, origin[3] = {0, 0, 0}, region[3] = {BLUR_N, BLUR_N, 1};
+        out->ms[11] = time_kernel(queue, k, 2, global, NULL, reps);
+        float *got = malloc(sizeof(float) * 4 * BLUR_N * BLUR_N);
+        clEnqueueReadImage(queue, o, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL);
+        int bad = 0;
+        for (int line = 0; line < 4; line++)
+            for (int t = 0; t < BLUR_N; t++) {
+                int x = line < 2 ? t : (line == 2 ? 0 : BLUR_N - 1);
+                int y = line < 2 ? (line == 0 ? 0 : BLUR_N / 2) : t;
+                for (int c = 0; c < 4; c++) {
+                    float want = 0;
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++) {
+                            int xx = x + dx < 0 ? 0 : x + dx >= BLUR_N ? BLUR_N - 1 : x + dx;
+                            int yy = y + dy < 0 ? 0 : y + dy >= BLUR_N ? BLUR_N - 1 : y + dy;
+                            want += blur_in[((size_t)yy * BLUR_N + (size_t)xx) * 4 + (size_t)c] *
+                                    (float)((2 - abs(dx)) * (2 - abs(dy)));
+                        }
+                    bad += fabsf(got[((size_t)y * BLUR_N + (size_t)x) * 4 + (size_t)c] -
+                                 want / 16) > 1e-5f;
+                }
+            }
+        out->ok[11] = bad == 0;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(o);
+    }
+    { /* hash: 256 items checked against the host */
+        size_t global = HASH_N;
+        cl_mem in = buffer(context, sizeof(cl_uint) * HASH_N, hash_in);
+        cl_mem o = buffer(context, sizeof(cl_uint) * HASH_N, NULL);
+        cl_kernel k = clCreateKernel(program, "hash", &err);
+        clSetKernelArg(k, 0, sizeof in, &in);
+        clSetKernelArg(k, 1, sizeof o, &o);
+        out->ms[12] = time_kernel(queue, k, 1, &global, NULL, reps);
+        cl_uint *got = malloc(sizeof(cl_uint) * HASH_N);
+        clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof(cl_uint) * HASH_N, got, 0, NULL, NULL);
+        int ok = 1;
+        for (cl_uint s = 0; s < 256; s++) {
+            cl_uint i = (s * 16411u) % HASH_N;
+            ok &= got[i] == host_hash(hash_in[i], i);
+        }
+        out->ok[12] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(o);
+    }
+    { /* mandel: 1024 pixels against the host, at most 2% of them off */
+        int n = MANDEL_N;
+        size_t global[2] = {MANDEL_N, MANDEL_N}, bytes = sizeof(float) * MANDEL_N * MANDEL_N;
+        cl_mem o = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "mandel", &err);
+        clSetKernelArg(k, 0, sizeof n, &n);
+        clSetKernelArg(k, 1, sizeof o, &o);
+        out->ms[13] = time_kernel(queue, k, 2, global, NULL, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, o, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int off = 0;
+        for (int s = 0; s < 1024; s++) {
+            int x = (s * 613) % MANDEL_N, y = (s * 379 + 11) % MANDEL_N;
+            off += got[(size_t)y * MANDEL_N + (size_t)x] != (float)host_mandel(x, y);
+        }
+        out->ok[13] = off <= 20;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(o);
+    }
 }
 
 static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
@@ -465,6 +666,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(b), clReleaseMemObject(c);
     }
     out->ms[9] = run_sgemm(context, queue, program, "sgemm_reqd", reps, &out->ok[9]);
+    run_more(context, queue, program, reps, out);
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
