@@ -575,9 +575,12 @@ void narrow(Candidate &c)
     if (!c.clamps.empty())
         hi = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, hi, lo);
     // The original loop also runs when an invariant part of the guard is
-    // not neutral.
+    // not neutral (frozen: the loop may never have looked at it, as when
+    // a `select` form of `or` takes it only where its other side is false,
+    // and a poison one must not decide anything here).
     for (llvm::Value *invariant : g.invariants) {
-        llvm::Value *differs = g.neutral ? b.CreateNot(invariant) : invariant;
+        llvm::Value *frozen = b.CreateFreeze(invariant);
+        llvm::Value *differs = g.neutral ? b.CreateNot(frozen) : frozen;
         may_wrap = may_wrap ? b.CreateOr(may_wrap, differs) : differs;
     }
     bool guarded = g.condition != nullptr;
