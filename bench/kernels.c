@@ -315,6 +315,33 @@ static double run_sgemm(cl_context context, cl_command_queue queue, cl_program p
     return ms;
 }
 
+/* A BLUR_N^2 RGBA float image, from blur_in when `input`. */
+static cl_mem blur_image(cl_context context, int input)
+{
+    cl_int err;
+    cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N, .image_height = BLUR_N};
+    return clCreateImage(context,
+                         input ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR : CL_MEM_WRITE_ONLY,
+                         &format, &desc, input ? blur_in : NULL, &err);
+}
+
+/* Channel c of the [1 2 1] x [1 2 1] / 16 blur of blur_in at (x, y), the
+ * edges clamped: what blur_img, blur_buf and filter_img compute. */
+static float host_blur(int x, int y, int c)
+{
+    float sum = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int xx = x + dx < 0 ? 0 : x + dx > BLUR_N - 1 ? BLUR_N - 1 : x + dx;
+            int yy = y + dy < 0 ? 0 : y + dy > BLUR_N - 1 ? BLUR_N - 1 : y + dy;
+            sum += blur_in[((size_t)yy * BLUR_N + (size_t)xx) * 4 + (size_t)c] *
+                   (float)((2 - abs(dx)) * (2 - abs(dy))) / 16;
+        }
+    return sum;
+}
+
 /* The hash kernel's rounds on the host. */
 static cl_uint host_hash(cl_uint a, cl_uint i)
 {
@@ -380,12 +407,7 @@ static void run_more(cl_context context, cl_command_queue queue, cl_program prog
         clReleaseKernel(k), clReleaseMemObject(a), clReleaseMemObject(x), clReleaseMemObject(y);
     }
     { /* filter_img: every pixel of two rows and two columns, edges included */
-        cl_image_format format = {CL_RGBA, CL_FLOAT};
-        cl_image_desc desc = {
-            .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N, .image_height = BLUR_N};
-        cl_mem in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
-                                  blur_in, &err);
-        cl_mem o = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+        cl_mem in = blur_image(context, 1), o = blur_image(context, 0);
         cl_kernel k = clCreateKernel(program, "filter_img", &err);
         clSetKernelArg(k, 0, sizeof in, &in);
         clSetKernelArg(k, 1, sizeof o, &o);
@@ -398,18 +420,9 @@ static void run_more(cl_context context, cl_command_queue queue, cl_program prog
             for (int t = 0; t < BLUR_N; t++) {
                 int x = line < 2 ? t : (line == 2 ? 0 : BLUR_N - 1);
                 int y = line < 2 ? (line == 0 ? 0 : BLUR_N / 2) : t;
-                for (int c = 0; c < 4; c++) {
-                    float want = 0;
-                    for (int dy = -1; dy <= 1; dy++)
-                        for (int dx = -1; dx <= 1; dx++) {
-                            int xx = x + dx < 0 ? 0 : x + dx >= BLUR_N ? BLUR_N - 1 : x + dx;
-                            int yy = y + dy < 0 ? 0 : y + dy >= BLUR_N ? BLUR_N - 1 : y + dy;
-                            want += blur_in[((size_t)yy * BLUR_N + (size_t)xx) * 4 + (size_t)c] *
-                                    (float)((2 - abs(dx)) * (2 - abs(dy)));
-                        }
+                for (int c = 0; c < 4; c++)
                     bad += fabsf(got[((size_t)y * BLUR_N + (size_t)x) * 4 + (size_t)c] -
-                                 want / 16) > 1e-5f;
-                }
+                                 host_blur(x, y, c)) > 1e-5f;
             }
         out->ok[11] = bad == 0;
         free(got);
@@ -599,12 +612,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
     { /* blur through images (linear sampler) and through buffers */
         size_t bytes = sizeof(float) * 4 * BLUR_N * BLUR_N, global[2] = {BLUR_N, BLUR_N};
         int n = BLUR_N;
-        cl_image_format format = {CL_RGBA, CL_FLOAT};
-        cl_image_desc desc = {
-            .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = BLUR_N, .image_height = BLUR_N};
-        cl_mem img_in = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format,
-                                      &desc, blur_in, &err);
-        cl_mem img_out = clCreateImage(context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+        cl_mem img_in = blur_image(context, 1), img_out = blur_image(context, 0);
         cl_sampler sampler =
             clCreateSampler(context, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR, &err);
         cl_mem in = buffer(context, bytes, blur_in), o = buffer(context, bytes, NULL);
@@ -626,14 +634,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         for (int y = 0; y < BLUR_N; y += 13)
             for (int x = 0; x < BLUR_N; x++)
                 for (int c = 0; c < 4; c++) {
-                    float want = 0;
-                    for (int dy = -1; dy <= 1; dy++)
-                        for (int dx = -1; dx <= 1; dx++) {
-                            int xx = x + dx < 0 ? 0 : x + dx > BLUR_N - 1 ? BLUR_N - 1 : x + dx;
-                            int yy = y + dy < 0 ? 0 : y + dy > BLUR_N - 1 ? BLUR_N - 1 : y + dy;
-                            want += blur_in[((size_t)yy * BLUR_N + xx) * 4 + c] *
-                                    (float)((2 - abs(dx)) * (2 - abs(dy))) / 16;
-                        }
+                    float want = host_blur(x, y, c);
                     size_t at = ((size_t)y * BLUR_N + x) * 4 + c;
                     /* bilinear weights are exact halves here; allow for
                      * implementations that quantize them (8.2) */
