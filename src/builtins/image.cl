@@ -483,7 +483,7 @@ static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
 {
     int size[3] = {__cpucl_image_width(im), __cpucl_image_height(im), __cpucl_image_depth(im)};
     int i[4] = {c.x, c.y, c.z, 0};
-    if ((bits & CC_SAMPLER_ADDRESS_MASK) == CLK_ADDRESS_CLAMP_TO_EDGE)
+    if (clamped_to_edge(bits))
         for (int d = 0; d < dims; d++)
             i[d] = clamp(i[d], 0, size[d] - 1);
     if (is_array)
