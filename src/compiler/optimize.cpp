@@ -31,6 +31,7 @@
 #include <llvm-c/Core.h>
 
 #include "compiler/group_addresses.h"
+#include "compiler/divergent.h"
 #include "compiler/narrow.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
@@ -46,6 +47,22 @@ struct NarrowPass : llvm::PassInfoMixin<NarrowPass> {
     {
         return cc_narrow_loops(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
                                                 : llvm::PreservedAnalyses::all();
+    }
+};
+
+// Work-item loops around a loop each work-item leaves after its own count,
+// in chunks of the vector registers' width in floats (divergent.cpp).
+struct DivergentPass : llvm::PassInfoMixin<DivergentPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
+    {
+        const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(fn);
+        unsigned floats =
+            (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                .getFixedValue() /
+            32;
+        return cc_run_divergent_loops_in_lanes(llvm::wrap(&fn), floats)
+                   ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
     }
 };
 
@@ -215,6 +232,8 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     if (optimize)
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+                if (cc_divergent_enabled())
+                    passes.addPass(DivergentPass());
                 passes.addPass(GroupAddressesPass());
                 passes.addPass(WidthPass());
             });

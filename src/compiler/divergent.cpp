@@ -1,0 +1,585 @@
+// divergent.cpp - work-item loops around a loop that each work-item leaves
+// after its own count, run a vector's width of work-items at a time.
+//
+// Takes a function inside O3, right before the loop vectorizer, after
+// narrowing (optimize.cpp). LLVM 19's vectorizer takes innermost loops
+// only, so a work-item loop (parallel.cpp's mark) with a loop inside it
+// (Mandelbrot's `while (it < 64 && |z| < 2)`, a Newton iteration until
+// it converges) ran one work-item at a time, and loops.cpp's loop barriers
+// need exits the same for every work-item. Such a loop L is taken when it
+// is in loop-simplify form with a canonical induction variable x as its
+// only header phi, its latch is its only exit and tests x.next against a
+// loop-invariant N (as narrow.cpp's loops), nothing after it uses its
+// values, and it holds exactly one loop I, innermost, with one exit block
+// E, such that every iteration of L runs I: I's preheader and E dominate
+// L's latch. I may not read or write memory (it would gather, under a
+// mask, in the vector code): it is computation only.
+//
+// L's blocks then fall into three stages: A (before I), I, and C (E and
+// after). For V = the vector registers' width in floats, L's first
+// F = T - T mod V work-items (T = max(N, 1)) run in chunks of V:
+//
+//   for (c = 0; c < F; c += V) {
+//       for (l = 0; l < V; l++) A(c + l), its values that I or C use
+//                                  stored in arrays [V] (x = c + l);
+//       do {                       // I's iterations, all lanes at once
+//           any = false;
+//           for (l = 0; l < V; l++) {
+//               if (active[l]) one iteration of I: its header phis from
+//                  the arrays and back, or its exit: active[l] = false
+//                  and E's phis into arrays;
+//               any |= active[l];
+//           }
+//       } while (any);
+//       for (l = 0; l < V; l++) C(c + l), its A and E values from arrays;
+//   }
+//   L itself over [F, T)
+//
+// Each l loop is innermost, with the trip count V and L's marks, so the
+// loop vectorizer makes it one vector iteration (`llvm.loop.vectorize.
+// enable`): every array access is a whole vector at one offset, and SROA
+// (after the vectorizer) turns the arrays into registers. The lanes of a
+// chunk run I as long as the longest of them; the work-items' order
+// within each stage is kept. Work-items are independent between barriers
+// (the loop's `llvm.loop.parallel_accesses`), which is what lets a stage
+// of one run before another's.
+//
+// Keeps no analysis valid (the pass manager is told so).
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+#include <llvm-c/Core.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "compiler/divergent.h"
+#include "compiler/parallel.h"
+
+namespace
+{
+
+enum Stage { before, inside, after };
+
+struct Candidate {
+    llvm::Loop *loop, *inner;
+    std::vector<llvm::BasicBlock *> blocks;
+    llvm::BasicBlock *preheader, *header, *latch, *exit;
+    llvm::BasicBlock *inner_preheader, *inner_header, *inner_latch, *inner_exit;
+    llvm::PHINode *iv;
+    llvm::ICmpInst *latch_compare;
+    unsigned count_operand; // the operand of latch_compare that is N
+    // Stages of L's blocks; the edge from A to C that passes I by, if any
+    // (a rotated `while` loop's guard), and A's blocks that dominate each
+    // end of A (I's preheader, the skip's start).
+    std::map<llvm::BasicBlock *, Stage> stages;
+    llvm::BasicBlock *skip_from = nullptr, *skip_to = nullptr;
+    std::set<llvm::BasicBlock *> before_enter, before_skip;
+};
+
+// Whether an instruction of I keeps the lanes' vector code plain: no
+// memory, nothing that throws or must not be duplicated.
+bool computes_only(const llvm::Instruction &inst)
+{
+    if (inst.mayReadOrWriteMemory() || inst.mayThrow() || llvm::isa<llvm::AllocaInst>(inst))
+        return false;
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+        return !call->isInlineAsm() && !call->isConvergent() && !call->cannotDuplicate();
+    return true;
+}
+
+// Whether an instruction of A or C may be copied into the chunks.
+bool copyable(const llvm::Instruction &inst)
+{
+    if (llvm::isa<llvm::AllocaInst>(inst))
+        return false;
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+        return !call->isInlineAsm() && !call->isConvergent() && !call->cannotDuplicate();
+    return true;
+}
+
+bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
+{
+    if (loop.getSubLoops().size() != 1 || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
+        !loop.isLoopSimplifyForm())
+        return false;
+    c.loop = &loop;
+    c.inner = loop.getSubLoops()[0];
+    c.preheader = loop.getLoopPreheader();
+    c.header = loop.getHeader();
+    c.latch = loop.getLoopLatch();
+    c.exit = loop.getExitBlock();
+    c.iv = loop.getCanonicalInductionVariable();
+    if (!c.exit || loop.getExitingBlock() != c.latch || !c.iv || !c.exit->phis().empty())
+        return false;
+    for (llvm::PHINode &phi : c.header->phis())
+        if (&phi != c.iv)
+            return false;
+    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
+    if (!latch_branch || !latch_branch->isConditional())
+        return false;
+    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
+    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
+    if (!c.latch_compare || !loop.contains(c.latch_compare))
+        return false;
+    llvm::CmpInst::Predicate stay;
+    if (c.latch_compare->getOperand(0) == next) {
+        c.count_operand = 1;
+        stay = c.latch_compare->getPredicate();
+    } else if (c.latch_compare->getOperand(1) == next) {
+        c.count_operand = 0;
+        stay = c.latch_compare->getSwappedPredicate();
+    } else {
+        return false;
+    }
+    if (latch_branch->getSuccessor(0) != c.header)
+        stay = llvm::CmpInst::getInversePredicate(stay);
+    if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
+        !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
+        return false;
+
+    llvm::Loop &inner = *c.inner;
+    c.inner_preheader = inner.getLoopPreheader();
+    c.inner_header = inner.getHeader();
+    c.inner_latch = inner.getLoopLatch();
+    c.inner_exit = inner.getUniqueExitBlock();
+    if (!inner.isInnermost() || !inner.isLoopSimplifyForm() || !c.inner_exit ||
+        c.inner_exit == c.header || !c.inner_latch)
+        return false;
+    // C: what E reaches before the next iteration; A: the rest but I
+    std::vector<llvm::BasicBlock *> work{c.inner_exit};
+    c.stages[c.inner_exit] = after;
+    while (!work.empty()) {
+        llvm::BasicBlock *block = work.back();
+        work.pop_back();
+        for (llvm::BasicBlock *next : llvm::successors(block))
+            if (loop.contains(next) && next != c.header && !c.stages.count(next)) {
+                c.stages[next] = after;
+                work.push_back(next);
+            }
+    }
+    for (llvm::BasicBlock *block : loop.blocks())
+        if (!c.stages.count(block))
+            c.stages[block] = inner.contains(block) ? inside : before;
+    if (c.stages[c.latch] != after || c.stages[c.inner_preheader] != before)
+        return false;
+    // A enters I only from its preheader; at most one edge passes it by
+    for (llvm::BasicBlock *block : loop.blocks()) {
+        if (c.stages[block] != before)
+            continue;
+        if (!llvm::isa<llvm::BranchInst>(block->getTerminator()))
+            return false;
+        for (llvm::BasicBlock *next : llvm::successors(block)) {
+            if (c.stages[next] != after)
+                continue;
+            if (c.skip_from)
+                return false;
+            c.skip_from = block, c.skip_to = next;
+        }
+    }
+    for (llvm::BasicBlock *block : loop.blocks()) {
+        if (c.stages[block] != before)
+            continue;
+        if (tree.dominates(block, c.inner_preheader))
+            c.before_enter.insert(block);
+        if (c.skip_from && tree.dominates(block, c.skip_from))
+            c.before_skip.insert(block);
+    }
+    for (llvm::BasicBlock *block : loop.blocks())
+        for (llvm::Instruction &inst : *block) {
+            if (!(inner.contains(block) ? computes_only(inst) : copyable(inst)))
+                return false;
+            for (const llvm::User *user : inst.users())
+                if (!loop.contains(llvm::cast<llvm::Instruction>(user)))
+                    return false;
+        }
+    c.blocks.assign(loop.block_begin(), loop.block_end());
+    return true;
+}
+
+// A lane loop's ID: L's (its parallel accesses and marks), with the
+// vectorizer told to vectorize.
+llvm::MDNode *lane_loop_id(llvm::MDNode *id)
+{
+    llvm::LLVMContext &context = id->getContext();
+    std::vector<llvm::Metadata *> operands{nullptr};
+    for (unsigned i = 1; i < id->getNumOperands(); i++)
+        operands.push_back(id->getOperand(i));
+    llvm::Metadata *enable[] = {llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+                                llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context))};
+    operands.push_back(llvm::MDNode::get(context, enable));
+    llvm::MDNode *lanes = llvm::MDNode::getDistinct(context, operands);
+    lanes->replaceOperandWith(0, lanes);
+    return lanes;
+}
+
+// The access groups L's accesses are parallel in (null if none).
+llvm::MDNode *access_groups(llvm::MDNode *id)
+{
+    for (unsigned i = 1; i < id->getNumOperands(); i++) {
+        auto *node = llvm::dyn_cast<llvm::MDNode>(id->getOperand(i));
+        auto *name = node && node->getNumOperands() > 1
+                         ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                         : nullptr;
+        if (name && name->getString() == "llvm.loop.parallel_accesses")
+            return llvm::cast<llvm::MDNode>(node->getOperand(1));
+    }
+    return nullptr;
+}
+
+// The chunks' state: arrays of V values, one element a lane, in the
+// function's entry block.
+struct Lanes {
+    unsigned count;      // V
+    llvm::MDNode *group; // the access group of the arrays' accesses
+    llvm::Instruction *entry;
+
+    llvm::AllocaInst *array(llvm::Type *type, const llvm::Twine &name)
+    {
+        auto *a = new llvm::AllocaInst(llvm::ArrayType::get(type, count), 0, nullptr,
+                                       llvm::Align(64), name, entry);
+        return a;
+    }
+    llvm::Value *element(llvm::IRBuilder<> &b, llvm::AllocaInst *a, llvm::Value *lane)
+    {
+        return b.CreateInBoundsGEP(a->getAllocatedType(), a, {b.getInt64(0), lane});
+    }
+    llvm::Value *load(llvm::IRBuilder<> &b, llvm::AllocaInst *a, llvm::Value *lane,
+                      const llvm::Twine &name = "")
+    {
+        llvm::LoadInst *v =
+            b.CreateLoad(a->getAllocatedType()->getArrayElementType(), element(b, a, lane), name);
+        if (group)
+            v->setMetadata(llvm::LLVMContext::MD_access_group, group);
+        return v;
+    }
+    void store(llvm::IRBuilder<> &b, llvm::Value *v, llvm::AllocaInst *a, llvm::Value *lane)
+    {
+        llvm::StoreInst *s = b.CreateStore(v, element(b, a, lane));
+        if (group)
+            s->setMetadata(llvm::LLVMContext::MD_access_group, group);
+    }
+};
+
+// A loop over the V lanes: its header (with the lane l), its latch and
+// the block after it.
+struct LaneLoop {
+    llvm::BasicBlock *header, *latch, *exit;
+    llvm::PHINode *lane;
+};
+
+LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, llvm::BasicBlock *from,
+                        unsigned count, llvm::MDNode *id, const char *name)
+{
+    LaneLoop l;
+    l.header = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".lane", fn);
+    l.latch = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".next", fn);
+    l.exit = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".done", fn);
+    llvm::IRBuilder<> b(l.header);
+    l.lane = b.CreatePHI(b.getInt64Ty(), 2, llvm::Twine(name) + ".l");
+    l.lane->addIncoming(b.getInt64(0), from);
+    b.SetInsertPoint(l.latch);
+    llvm::Value *next = b.CreateAdd(l.lane, b.getInt64(1), "", true, true);
+    l.lane->addIncoming(next, l.latch);
+    llvm::BranchInst *branch =
+        b.CreateCondBr(b.CreateICmpEQ(next, b.getInt64(count)), l.exit, l.header);
+    branch->setMetadata(llvm::LLVMContext::MD_loop, lane_loop_id(id));
+    return l;
+}
+
+void run_in_lanes(Candidate &c, unsigned count)
+{
+    llvm::Function *fn = c.header->getParent();
+    llvm::LLVMContext &context = fn->getContext();
+    llvm::MDNode *id = c.loop->getLoopID();
+    Lanes lanes{count, access_groups(id), &*fn->getEntryBlock().getFirstInsertionPt()};
+
+    // T and F, and the choice between chunks and L
+    llvm::IRBuilder<> b(c.preheader->getTerminator());
+    llvm::Type *index = c.iv->getType();
+    llvm::Value *trips =
+        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
+                                llvm::ConstantInt::get(index, 1), nullptr, "lanes.count");
+    llvm::Value *full =
+        b.CreateAnd(trips, llvm::ConstantInt::get(index, -(int64_t)count), "lanes.full");
+    llvm::BasicBlock *chunk = llvm::BasicBlock::Create(context, "chunk", fn);
+    llvm::BasicBlock *rest = llvm::BasicBlock::Create(context, "lanes.rest", fn);
+    c.preheader->getTerminator()->eraseFromParent();
+    b.SetInsertPoint(c.preheader);
+    b.CreateCondBr(b.CreateICmpNE(full, llvm::ConstantInt::get(index, 0)), chunk, rest);
+    b.SetInsertPoint(rest);
+    b.CreateCondBr(b.CreateICmpULT(full, trips), c.header, c.exit);
+    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), rest);
+    c.iv->setIncomingValueForBlock(rest, full);
+
+    // the copy of L's blocks the chunks run, each with its stage
+    llvm::ValueToValueMapTy map;
+    std::vector<llvm::BasicBlock *> copies;
+    std::map<llvm::BasicBlock *, Stage> stage;
+    std::map<llvm::BasicBlock *, llvm::BasicBlock *> original;
+    for (llvm::BasicBlock *block : c.blocks) {
+        llvm::BasicBlock *copy = llvm::CloneBasicBlock(block, map, ".lanes", fn);
+        map[block] = copy;
+        copies.push_back(copy);
+        stage[copy] = c.stages.at(block);
+        original[copy] = block;
+    }
+    llvm::remapInstructionsInBlocks(copies, map);
+    auto copy_of = [&](llvm::BasicBlock *block) {
+        return llvm::cast<llvm::BasicBlock>(map[block]);
+    };
+    llvm::BasicBlock *header = copy_of(c.header), *latch = copy_of(c.latch);
+    llvm::BasicBlock *inner_preheader = copy_of(c.inner_preheader);
+    llvm::BasicBlock *inner_header = copy_of(c.inner_header);
+    llvm::BasicBlock *inner_latch = copy_of(c.inner_latch), *inner_exit = copy_of(c.inner_exit);
+
+    // chunk: c; the stages' lane loops; the next chunk
+    b.SetInsertPoint(chunk);
+    llvm::PHINode *first = b.CreatePHI(index, 2, "chunk.first");
+    first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
+    LaneLoop a = make_lane_loop(context, fn, chunk, count, id, "before");
+    b.CreateBr(a.header);
+    llvm::BasicBlock *iteration = llvm::BasicBlock::Create(context, "inside.iteration", fn);
+    llvm::BranchInst::Create(iteration, a.exit);
+    LaneLoop i = make_lane_loop(context, fn, iteration, count, id, "inside");
+    llvm::BranchInst::Create(i.header, iteration);
+    LaneLoop z = make_lane_loop(context, fn, i.exit, count, id, "after");
+    llvm::BasicBlock *next_chunk = llvm::BasicBlock::Create(context, "chunk.next", fn);
+    llvm::BranchInst::Create(next_chunk, z.exit);
+    b.SetInsertPoint(next_chunk);
+    llvm::Value *next_first =
+        b.CreateAdd(first, llvm::ConstantInt::get(index, count), "", true, true);
+    first->addIncoming(next_first, next_chunk);
+    b.CreateCondBr(b.CreateICmpEQ(next_first, full), rest, chunk);
+    for (llvm::BasicBlock *block : {a.header, a.latch, a.exit})
+        stage[block] = before;
+    for (llvm::BasicBlock *block : {i.header, i.latch, iteration})
+        stage[block] = inside;
+    for (llvm::BasicBlock *block : {z.header, z.latch})
+        stage[block] = after;
+
+    // each stage's x = c + l, at its lane loop's head
+    llvm::Value *x[3];
+    LaneLoop *loops[3] = {&a, &i, &z};
+    for (int s = 0; s < 3; s++) {
+        b.SetInsertPoint(loops[s]->header);
+        x[s] = b.CreateAdd(first, b.CreateZExtOrTrunc(loops[s]->lane, index), "x", true, true);
+    }
+
+    // before: runs into its lane loop's latch instead of I (or C), where
+    // what I and C need of it is stored, through phis when some lanes
+    // pass I by (a value there only on one side is poison on the other)
+    b.SetInsertPoint(a.header);
+    b.CreateBr(header);
+    inner_preheader->getTerminator()->replaceUsesOfWith(inner_header, a.latch);
+    llvm::BasicBlock *skip = c.skip_from ? copy_of(c.skip_from) : nullptr;
+    if (skip)
+        skip->getTerminator()->replaceUsesOfWith(copy_of(c.skip_to), a.latch);
+    llvm::IRBuilder<> ends(a.latch->getTerminator());
+    auto ending = [&](llvm::Value *entering, llvm::Value *skipping) -> llvm::Value * {
+        if (!skip || entering == skipping)
+            return entering;
+        llvm::PHINode *phi =
+            llvm::PHINode::Create(entering->getType(), 2, "", a.latch->getFirstNonPHI());
+        phi->addIncoming(entering, inner_preheader);
+        phi->addIncoming(skipping, skip);
+        return phi;
+    };
+    auto available = [&](llvm::Value *v, bool entering) -> llvm::Value * {
+        auto *inst = llvm::dyn_cast<llvm::Instruction>(v);
+        if (!inst || !original.count(inst->getParent()))
+            return v;
+        const std::set<llvm::BasicBlock *> &dominators = entering ? c.before_enter : c.before_skip;
+        return dominators.count(original[inst->getParent()]) ? v
+                                                             : llvm::PoisonValue::get(v->getType());
+    };
+    auto leaving = [&](llvm::Value *v) { return ending(available(v, true), available(v, false)); };
+
+    // inside: the lanes' activity, then I's header phis from their arrays
+    llvm::PHINode *any = llvm::PHINode::Create(b.getInt1Ty(), 2, "any", i.header->getFirstNonPHI());
+    any->addIncoming(b.getFalse(), iteration);
+    b.SetInsertPoint(i.header);
+    llvm::AllocaInst *active = lanes.array(b.getInt8Ty(), "active");
+    llvm::Value *was_active = b.CreateICmpNE(lanes.load(b, active, i.lane), b.getInt8(0));
+    llvm::BasicBlock *stays = llvm::BasicBlock::Create(context, "inside.stays", fn);
+    llvm::BasicBlock *leaves = llvm::BasicBlock::Create(context, "inside.leaves", fn);
+    stage[stays] = stage[leaves] = inside;
+    llvm::Value *enters = ending(b.getInt8(1), b.getInt8(0));
+    lanes.store(ends, enters, active, a.lane);
+    std::vector<llvm::AllocaInst *> state_arrays;
+    std::vector<llvm::Value *> state_old, state_next;
+    std::vector<llvm::PHINode *> header_phis;
+    for (llvm::PHINode &phi : inner_header->phis()) {
+        llvm::AllocaInst *array = lanes.array(phi.getType(), "state");
+        llvm::Value *start = phi.getIncomingValueForBlock(inner_preheader);
+        lanes.store(ends, ending(available(start, true), llvm::PoisonValue::get(start->getType())),
+                    array, a.lane);
+        state_arrays.push_back(array);
+        state_old.push_back(lanes.load(b, array, i.lane));
+        header_phis.push_back(&phi);
+    }
+    for (size_t k = 0; k < header_phis.size(); k++)
+        header_phis[k]->replaceAllUsesWith(state_old[k]);
+    for (llvm::PHINode *phi : header_phis) {
+        state_next.push_back(phi->getIncomingValueForBlock(inner_latch));
+        phi->eraseFromParent();
+    }
+    inner_latch->getTerminator()->replaceUsesOfWith(inner_header, stays);
+    inner_latch->getTerminator()->setMetadata(llvm::LLVMContext::MD_loop, nullptr);
+    llvm::BranchInst::Create(i.latch, stays);
+
+    // I's exits: E's phis move into `leaves`, their values into arrays
+    for (llvm::BasicBlock *block : copies)
+        if (stage[block] == inside)
+            block->getTerminator()->replaceUsesOfWith(inner_exit, leaves);
+    std::vector<llvm::PHINode *> exit_phis;
+    for (llvm::PHINode &phi : llvm::make_early_inc_range(inner_exit->phis())) {
+        phi.moveBefore(*leaves, leaves->end());
+        exit_phis.push_back(&phi);
+    }
+    llvm::BranchInst::Create(i.latch, leaves);
+    std::vector<llvm::AllocaInst *> exit_arrays;
+    std::vector<llvm::Value *> exit_old;
+    llvm::IRBuilder<> then(z.header);
+    for (llvm::PHINode *phi : exit_phis) {
+        llvm::AllocaInst *array = lanes.array(phi->getType(), "exit");
+        lanes.store(ends, llvm::Constant::getNullValue(phi->getType()), array, a.lane);
+        phi->replaceAllUsesWith(lanes.load(then, array, z.lane));
+        exit_arrays.push_back(array);
+        exit_old.push_back(lanes.load(b, array, i.lane));
+    }
+    b.CreateCondBr(was_active, inner_header, i.latch);
+
+    // inside's latch: what each lane holds now, stored back
+    b.SetInsertPoint(i.latch, i.latch->begin());
+    llvm::PHINode *is_active = b.CreatePHI(b.getInt1Ty(), 3, "active.now");
+    is_active->addIncoming(b.getFalse(), i.header);
+    is_active->addIncoming(b.getTrue(), stays);
+    is_active->addIncoming(b.getFalse(), leaves);
+    std::vector<std::pair<llvm::PHINode *, llvm::AllocaInst *>> now;
+    for (size_t k = 0; k < state_arrays.size(); k++) {
+        llvm::PHINode *phi = b.CreatePHI(state_old[k]->getType(), 3);
+        phi->addIncoming(state_old[k], i.header);
+        phi->addIncoming(state_next[k], stays);
+        phi->addIncoming(state_old[k], leaves);
+        now.push_back({phi, state_arrays[k]});
+    }
+    for (size_t k = 0; k < exit_arrays.size(); k++) {
+        llvm::PHINode *phi = b.CreatePHI(exit_phis[k]->getType(), 3);
+        phi->addIncoming(exit_old[k], i.header);
+        phi->addIncoming(exit_old[k], stays);
+        phi->addIncoming(exit_phis[k], leaves);
+        now.push_back({phi, exit_arrays[k]});
+    }
+    for (auto [phi, array] : now)
+        lanes.store(b, phi, array, i.lane);
+    lanes.store(b, b.CreateZExt(is_active, b.getInt8Ty()), active, i.lane);
+    llvm::Value *any_now = b.CreateOr(any, is_active);
+    any->addIncoming(any_now, i.latch);
+    b.SetInsertPoint(i.exit);
+    b.CreateCondBr(any_now, iteration, z.header);
+
+    // after: from its lane loop's head into E (or where the lanes that
+    // passed I by go), out into its latch
+    then.SetInsertPoint(z.header);
+    if (skip) {
+        llvm::AllocaInst *entered = lanes.array(b.getInt8Ty(), "entered");
+        lanes.store(ends, enters, entered, a.lane);
+        llvm::BasicBlock *skip_to = copy_of(c.skip_to);
+        then.CreateCondBr(then.CreateICmpNE(lanes.load(then, entered, z.lane), then.getInt8(0)),
+                          inner_exit, skip_to);
+        for (llvm::PHINode &phi : skip_to->phis())
+            phi.setIncomingBlock(phi.getBasicBlockIndex(skip), z.header);
+    } else {
+        then.CreateBr(inner_exit);
+    }
+    llvm::Instruction *old_latch = latch->getTerminator();
+    llvm::BranchInst::Create(z.latch, old_latch);
+    old_latch->eraseFromParent();
+
+    // x, and A's values that I or C use, in each stage's own terms
+    auto stage_of_use = [&](llvm::Use &use) {
+        auto *user = llvm::cast<llvm::Instruction>(use.getUser());
+        llvm::BasicBlock *block = user->getParent();
+        if (auto *phi = llvm::dyn_cast<llvm::PHINode>(user))
+            block = phi->getIncomingBlock(use);
+        return stage.at(block);
+    };
+    auto *iv = llvm::cast<llvm::PHINode>(map[c.iv]);
+    for (llvm::Use &use : llvm::make_early_inc_range(iv->uses()))
+        use.set(x[stage_of_use(use)]);
+    iv->eraseFromParent();
+    llvm::Instruction *heads[3] = {nullptr, i.header->getTerminator(), z.header->getTerminator()};
+    for (llvm::BasicBlock *block : copies) {
+        if (stage[block] != before)
+            continue;
+        for (llvm::Instruction &inst : *block) {
+            llvm::Value *loaded[3] = {nullptr, nullptr, nullptr};
+            llvm::AllocaInst *array = nullptr;
+            for (llvm::Use &use : llvm::make_early_inc_range(inst.uses())) {
+                Stage s = stage_of_use(use);
+                if (s == before)
+                    continue;
+                if (!array) {
+                    array = lanes.array(inst.getType(), inst.getName() + ".lanes");
+                    lanes.store(ends, leaving(&inst), array, a.lane);
+                }
+                if (!loaded[s]) {
+                    llvm::IRBuilder<> head(heads[s]);
+                    loaded[s] = lanes.load(head, array, loops[s]->lane);
+                }
+                use.set(loaded[s]);
+            }
+        }
+    }
+    llvm::RecursivelyDeleteTriviallyDeadInstructions(map[c.latch_compare]);
+}
+
+bool run_round(llvm::Function &fn, unsigned count)
+{
+    llvm::DominatorTree tree(fn);
+    llvm::LoopInfo loops(tree);
+    std::vector<Candidate> candidates;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        Candidate c;
+        if (!match_loop(*loop, tree, c))
+            continue;
+        if (!c.inner->isLCSSAForm(tree))
+            llvm::formLCSSA(*c.inner, tree, &loops, nullptr);
+        candidates.push_back(c);
+    }
+    for (Candidate &c : candidates)
+        run_in_lanes(c, count);
+    return !candidates.empty();
+}
+
+} // namespace
+
+extern "C" bool cc_divergent_enabled(void)
+{
+    static const bool enabled = [] {
+        const char *setting = std::getenv("CPUCL_DIVERGENT");
+        return !setting || std::strcmp(setting, "0") != 0;
+    }();
+    return enabled;
+}
+
+extern "C" bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn_ref, unsigned lanes)
+{
+    llvm::Function &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
+    if (lanes < 4 || (lanes & (lanes - 1)))
+        return false;
+    return run_round(fn, lanes);
+}

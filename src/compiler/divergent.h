@@ -1,0 +1,28 @@
+/* divergent.h - work-item loops around a loop each work-item leaves after
+ * its own count, run a vector's width of work-items at a time
+ * (divergent.cpp). */
+#ifndef CPUCL_COMPILER_DIVERGENT_H
+#define CPUCL_COMPILER_DIVERGENT_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether it is on: not when CPUCL_DIVERGENT=0 (read once per process;
+ * the kernel cache's key hashes the variable). */
+bool cc_divergent_enabled(void);
+
+/* Runs fn's work-item loops around one such loop in chunks of lanes
+ * work-items (a power of two, at least 4); returns whether fn changed.
+ * Runs inside O3, right before the loop vectorizer (optimize.cpp); keeps
+ * no analysis valid. */
+bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn, unsigned lanes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,263 @@
+/* test_divergent.c - kernels with a loop that each work-item leaves after
+ * its own count, which the compiler runs a vector's width of work-items at
+ * a time (src/compiler/divergent.cpp): a rotated `while` whose guard lets
+ * some work-items pass the loop by (Collatz steps, with the start 1), a
+ * Mandelbrot in 2D keeping where z ended, a loop with two exits (a
+ * `break`) using the work-item's id inside it, and a double Newton
+ * iteration whose start and limit come from both sides of a branch.
+ * Launched with local sizes below, at and above the vector's width and
+ * not dividing it, global offsets, and the same local size several times
+ * (the third launch makes a launch copy, codegen.c). Contraction is off in
+ * the kernels and every operation is correctly rounded, so each result
+ * equals the host's bit for bit. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../harness.h"
+
+static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#pragma OPENCL FP_CONTRACT OFF\n"
+    "kernel void collatz(global const uint *start, global uint *steps, global uint *peak)\n"
+    "{\n"
+    "    size_t i = get_global_id(0) - get_global_offset(0);\n"
+    "    uint v = start[i], n = 0, top = v;\n"
+    "    while (v != 1 && n < 300) {\n"
+    "        v = (v & 1) ? 3 * v + 1 : v / 2;\n"
+    "        top = max(top, v);\n"
+    "        n++;\n"
+    "    }\n"
+    "    steps[i] = n;\n"
+    "    peak[i] = top;\n"
+    "}\n"
+    "kernel void escape(int w, float sx, float sy, global int *count, global float *last)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    float cx = x * sx - 2.0f, cy = y * sy - 1.0f, zx = 0.0f, zy = 0.0f;\n"
+    "    int it = 0;\n"
+    "    while (it < 100 && zx * zx + zy * zy < 4.0f) {\n"
+    "        float t = zx * zx - zy * zy + cx;\n"
+    "        zy = 2.0f * zx * zy + cy;\n"
+    "        zx = t;\n"
+    "        it++;\n"
+    "    }\n"
+    "    count[y * w + x] = it;\n"
+    "    last[y * w + x] = zx;\n"
+    "}\n"
+    "kernel void search(global uint *found, global uint *value, uint key)\n"
+    "{\n"
+    "    uint x = get_global_id(0), h = x * 2654435761u, k;\n"
+    "    for (k = 0; k < 200; k++) {\n"
+    "        if ((h & 255) == key)\n"
+    "            break;\n"
+    "        h = h * 1103515245u + 12345u + x;\n"
+    "    }\n"
+    "    found[get_global_id(0) - get_global_offset(0)] = k;\n"
+    "    value[get_global_id(0) - get_global_offset(0)] = h;\n"
+    "}\n"
+    "kernel void newton(global const double *in, global double *root, global int *rounds)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    double a = in[i], y;\n"
+    "    int limit;\n"
+    "    if (i % 3 == 0) {\n"
+    "        y = 1.0;\n"
+    "        limit = 40;\n"
+    "    } else {\n"
+    "        y = a > 1.0 ? a : 1.0;\n"
+    "        limit = 60;\n"
+    "    }\n"
+    "    int k = 0;\n"
+    "    do {\n"
+    "        y = 0.5 * (y + a / y);\n"
+    "        k++;\n"
+    "    } while (k < limit && fabs(y * y - a) > 1e-12 * a);\n"
+    "    root[i] = y;\n"
+    "    rounds[i] = k;\n"
+    "}\n";
+
+enum { N = 1000, W = 96, H = 64 };
+
+/* Counts the elements of got that differ from want (bit for bit), with
+ * the first few reported. */
+static void check(const char *what, const void *got, const void *want, size_t count, size_t size,
+                  const size_t *local)
+{
+    long bad = 0;
+    for (size_t i = 0; i < count; i++)
+        if (memcmp((const char *)got + i * size, (const char *)want + i * size, size) && bad++ < 3)
+            fprintf(stderr, "%s: element %zu differs\n", what, i);
+    char name[128];
+    snprintf(name, sizeof name, "%s, local size %zu x %zu", what, local ? local[0] : 0,
+             local ? local[1] : 0);
+    CHECK_NONE_WRONG(bad, name);
+}
+
+/* Enqueues kernel over `dims` dimensions and reads `outputs` buffers of
+ * `count` elements of `size` bytes into the host arrays. */
+static void launch(struct harness *h, cl_kernel kernel, cl_uint dims, const size_t *offset,
+                   const size_t *global, const size_t *local, cl_mem *outputs, void **results,
+                   int outputs_count, size_t count, size_t size)
+{
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, dims, offset, global, local, 0, NULL, NULL));
+    for (int k = 0; k < outputs_count; k++)
+        CHECK_OK(clEnqueueReadBuffer(h->queue, outputs[k], CL_TRUE, 0, count * size, results[k], 0,
+                                     NULL, NULL));
+}
+
+static void run_collatz(struct harness *h, cl_program program, size_t offset, const size_t *local)
+{
+    cl_uint start[N], steps[N], peak[N], want_steps[N], want_peak[N];
+    for (size_t i = 0; i < N; i++)
+        start[i] = (cl_uint)((i * 7919u) % 100000u);
+    start[0] = 1, start[1] = 0, start[2] = 27, start[3] = 0x9fffffffu, start[N - 1] = 1;
+    for (size_t i = 0; i < N; i++) {
+        uint32_t v = start[i], n = 0, top = v;
+        while (v != 1 && n < 300) {
+            v = (v & 1) ? 3 * v + 1 : v / 2;
+            top = v > top ? v : top;
+            n++;
+        }
+        want_steps[i] = n, want_peak[i] = top;
+    }
+    cl_mem in = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof start, start);
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof steps, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof peak, NULL)};
+    cl_kernel kernel = harness_kernel(program, "collatz");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 3, ARG(in), ARG(out[0]), ARG(out[1])));
+    size_t global = N;
+    void *results[2] = {steps, peak};
+    launch(h, kernel, 1, &offset, &global, local, out, results, 2, N, sizeof(cl_uint));
+    size_t sizes[2] = {local ? local[0] : 0, 1};
+    check("collatz steps", steps, want_steps, N, sizeof(cl_uint), local ? sizes : NULL);
+    check("collatz peak", peak, want_peak, N, sizeof(cl_uint), local ? sizes : NULL);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(in), clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
+static void run_escape(struct harness *h, cl_program program, const size_t *local)
+{
+    static cl_int count[W * H], want_count[W * H];
+    static float last[W * H], want_last[W * H];
+    cl_int w = W;
+    float sx = 3.0f / W, sy = 2.0f / W;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float cx = (float)x * sx - 2.0f, cy = (float)y * sy - 1.0f, zx = 0.0f, zy = 0.0f;
+            int it = 0;
+            while (it < 100 && zx * zx + zy * zy < 4.0f) {
+                float t = zx * zx - zy * zy + cx;
+                zy = 2.0f * zx * zy + cy;
+                zx = t;
+                it++;
+            }
+            want_count[y * W + x] = it, want_last[y * W + x] = zx;
+        }
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof count, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof last, NULL)};
+    cl_kernel kernel = harness_kernel(program, "escape");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 5, ARG(w), ARG(sx), ARG(sy), ARG(out[0]), ARG(out[1])));
+    size_t global[2] = {W, H};
+    void *results[2] = {count, last};
+    launch(h, kernel, 2, NULL, global, local, out, results, 2, W * H, 4);
+    check("escape count", count, want_count, W * H, 4, local);
+    check("escape last", last, want_last, W * H, 4, local);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
+static void run_search(struct harness *h, cl_program program, size_t offset, const size_t *local)
+{
+    cl_uint found[N], value[N], want_found[N], want_value[N], key = 7;
+    for (size_t i = 0; i < N; i++) {
+        uint32_t x = (uint32_t)(offset + i), v = x * 2654435761u, k;
+        for (k = 0; k < 200; k++) {
+            if ((v & 255) == key)
+                break;
+            v = v * 1103515245u + 12345u + x;
+        }
+        want_found[i] = k, want_value[i] = v;
+    }
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof found, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof value, NULL)};
+    cl_kernel kernel = harness_kernel(program, "search");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 3, ARG(out[0]), ARG(out[1]), ARG(key)));
+    size_t global = N;
+    void *results[2] = {found, value};
+    launch(h, kernel, 1, &offset, &global, local, out, results, 2, N, sizeof(cl_uint));
+    size_t sizes[2] = {local ? local[0] : 0, 1};
+    check("search found", found, want_found, N, sizeof(cl_uint), local ? sizes : NULL);
+    check("search value", value, want_value, N, sizeof(cl_uint), local ? sizes : NULL);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
+static void run_newton(struct harness *h, cl_program program, const size_t *local)
+{
+    static double in[N], root[N], want_root[N];
+    static cl_int rounds[N], want_rounds[N];
+    for (size_t i = 0; i < N; i++)
+        in[i] = (double)((i * 37) % 1000) * 0.731 + 0.01;
+    in[4] = 0.0, in[5] = 1e300;
+    for (size_t i = 0; i < N; i++) {
+        double a = in[i], y;
+        int limit;
+        if (i % 3 == 0) {
+            y = 1.0;
+            limit = 40;
+        } else {
+            y = a > 1.0 ? a : 1.0;
+            limit = 60;
+        }
+        int k = 0;
+        do {
+            y = 0.5 * (y + a / y);
+            k++;
+        } while (k < limit && fabs(y * y - a) > 1e-12 * a);
+        want_root[i] = y, want_rounds[i] = k;
+    }
+    cl_mem input = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof root, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof rounds, NULL)};
+    cl_kernel kernel = harness_kernel(program, "newton");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 3, ARG(input), ARG(out[0]), ARG(out[1])));
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out[0], CL_TRUE, 0, sizeof root, root, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h->queue, out[1], CL_TRUE, 0, sizeof rounds, rounds, 0, NULL, NULL));
+    size_t sizes[2] = {local ? local[0] : 0, 1};
+    check("newton root", root, want_root, N, sizeof(double), local ? sizes : NULL);
+    check("newton rounds", rounds, want_rounds, N, sizeof(cl_int), local ? sizes : NULL);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(input), clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    /* 64 four times: the third launch makes a launch copy */
+    static const size_t locals[] = {1, 7, 16, 100, 64, 64, 64, 64, 256};
+    static const size_t offsets[] = {0, 21};
+    for (int l = -1; l < (int)(sizeof locals / sizeof locals[0]); l++) {
+        const size_t *local = l < 0 ? NULL : &locals[l];
+        for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
+            run_collatz(&h, program, offsets[o], local);
+            run_search(&h, program, offsets[o], local);
+        }
+        run_newton(&h, program, local);
+    }
+    static const size_t locals2d[][2] = {{16, 4}, {13, 3}, {96, 1}, {32, 2}, {32, 2}, {32, 2}};
+    run_escape(&h, program, NULL);
+    for (size_t l = 0; l < sizeof locals2d / sizeof locals2d[0]; l++)
+        run_escape(&h, program, locals2d[l]);
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
