@@ -9,15 +9,18 @@
 // need exits the same for every work-item. Such a loop L is taken when it
 // is in loop-simplify form with a canonical induction variable x as its
 // only header phi, its latch is its only exit and tests x.next against a
-// loop-invariant N (as narrow.cpp's loops), nothing after it uses its
-// values, and it holds exactly one loop I, innermost, with one exit block
-// E, such that every iteration of L runs I: I's preheader and E dominate
-// L's latch. I may not read or write memory (it would gather, under a
-// mask, in the vector code): it is computation only.
+// loop-invariant N (as narrow.cpp's loops), and nothing after it uses its
+// values. I is the first loop inside it: innermost, with one exit block E
+// (LCSSA), no loop of L before it, and reached from one block (its
+// preheader) and passed by at most one edge (the guard a rotated `while`
+// keeps when its condition may fail at once). I may not read or write
+// memory (it would gather under a mask in the vector code): computation
+// only, calls of functions with vector variants included.
 //
-// L's blocks then fall into three stages: A (before I), I, and C (E and
-// after). For V = the vector registers' width in floats, L's first
-// F = T - T mod V work-items (T = max(N, 1)) run in chunks of V:
+// L's blocks then fall into three stages: A (before I), I, and C (what E
+// and the edge passing I by reach before the latch). For V = the vector
+// registers' width in floats, L's first F = T - T mod V work-items
+// (T = max(N, 1)) run in chunks of V:
 //
 //   for (c = 0; c < F; c += V) {
 //       for (l = 0; l < V; l++) A(c + l), its values that I or C use
@@ -31,7 +34,8 @@
 //               any |= active[l];
 //           }
 //       } while (any);
-//       for (l = 0; l < V; l++) C(c + l), its A and E values from arrays;
+//       for (l = 0; l < V; l++) C(c + l), its A and E values from arrays
+//                                  (from where it passed I by, if it did);
 //   }
 //   L itself over [F, T)
 //
@@ -42,7 +46,13 @@
 // chunk run I as long as the longest of them; the work-items' order
 // within each stage is kept. Work-items are independent between barriers
 // (the loop's `llvm.loop.parallel_accesses`), which is what lets a stage
-// of one run before another's.
+// of one run before another's. What A stores, it stores in its lane
+// loop's latch (through phis over the two ways out of A), and I its state
+// in its own latch, so that no store is conditional: a masked store would
+// keep SROA from the arrays.
+//
+// The lane loop of C is a work-item loop too: when C holds another loop
+// (two `while` loops one after the other), the next round takes it.
 //
 // Keeps no analysis valid (the pass manager is told so).
 #include <llvm/Analysis/LoopInfo.h>
@@ -110,13 +120,14 @@ bool copyable(const llvm::Instruction &inst)
     return true;
 }
 
+bool match_inner(llvm::Loop &inner, const llvm::DominatorTree &tree, Candidate &c);
+
 bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
 {
-    if (loop.getSubLoops().size() != 1 || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
+    if (loop.isInnermost() || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
         !loop.isLoopSimplifyForm())
         return false;
     c.loop = &loop;
-    c.inner = loop.getSubLoops()[0];
     c.preheader = loop.getLoopPreheader();
     c.header = loop.getHeader();
     c.latch = loop.getLoopLatch();
@@ -149,8 +160,22 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
     if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
         !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
         return false;
+    for (llvm::Loop *inner : loop.getSubLoops()) {
+        c.stages.clear(), c.before_enter.clear(), c.before_skip.clear();
+        c.skip_from = c.skip_to = nullptr;
+        if (match_inner(*inner, tree, c))
+            return true;
+    }
+    return false;
+}
 
-    llvm::Loop &inner = *c.inner;
+// Whether I = inner can be run in lanes in c's loop L: every other loop
+// in L comes after it (in C, where the lane loop of C, a work-item loop
+// of its own, may be taken in turn).
+bool match_inner(llvm::Loop &inner, const llvm::DominatorTree &tree, Candidate &c)
+{
+    llvm::Loop &loop = *c.loop;
+    c.inner = &inner;
     c.inner_preheader = inner.getLoopPreheader();
     c.inner_header = inner.getHeader();
     c.inner_latch = inner.getLoopLatch();
@@ -170,9 +195,14 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
                 work.push_back(next);
             }
     }
-    for (llvm::BasicBlock *block : loop.blocks())
-        if (!c.stages.count(block))
-            c.stages[block] = inner.contains(block) ? inside : before;
+    for (llvm::BasicBlock *block : loop.blocks()) {
+        if (c.stages.count(block))
+            continue;
+        c.stages[block] = inner.contains(block) ? inside : before;
+        for (llvm::Loop *other : loop.getSubLoops())
+            if (other != &inner && other->contains(block))
+                return false; // a loop before I
+    }
     if (c.stages[c.latch] != after || c.stages[c.inner_preheader] != before)
         return false;
     // A enters I only from its preheader; at most one edge passes it by
@@ -273,23 +303,25 @@ struct Lanes {
     }
 };
 
-// A loop over the V lanes: its header (with the lane l), its latch and
-// the block after it.
+// A loop over the V lanes: its preheader, its header (with the lane l),
+// its latch and the block after it.
 struct LaneLoop {
-    llvm::BasicBlock *header, *latch, *exit;
+    llvm::BasicBlock *preheader, *header, *latch, *exit;
     llvm::PHINode *lane;
 };
 
-LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, llvm::BasicBlock *from,
-                        unsigned count, llvm::MDNode *id, const char *name)
+LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, unsigned count,
+                        llvm::MDNode *id, const char *name)
 {
     LaneLoop l;
+    l.preheader = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".start", fn);
     l.header = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".lane", fn);
     l.latch = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".next", fn);
     l.exit = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".done", fn);
     llvm::IRBuilder<> b(l.header);
     l.lane = b.CreatePHI(b.getInt64Ty(), 2, llvm::Twine(name) + ".l");
-    l.lane->addIncoming(b.getInt64(0), from);
+    l.lane->addIncoming(b.getInt64(0), l.preheader);
+    llvm::BranchInst::Create(l.header, l.preheader);
     b.SetInsertPoint(l.latch);
     llvm::Value *next = b.CreateAdd(l.lane, b.getInt64(1), "", true, true);
     l.lane->addIncoming(next, l.latch);
@@ -349,13 +381,11 @@ void run_in_lanes(Candidate &c, unsigned count)
     b.SetInsertPoint(chunk);
     llvm::PHINode *first = b.CreatePHI(index, 2, "chunk.first");
     first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
-    LaneLoop a = make_lane_loop(context, fn, chunk, count, id, "before");
-    b.CreateBr(a.header);
-    llvm::BasicBlock *iteration = llvm::BasicBlock::Create(context, "inside.iteration", fn);
-    llvm::BranchInst::Create(iteration, a.exit);
-    LaneLoop i = make_lane_loop(context, fn, iteration, count, id, "inside");
-    llvm::BranchInst::Create(i.header, iteration);
-    LaneLoop z = make_lane_loop(context, fn, i.exit, count, id, "after");
+    LaneLoop a = make_lane_loop(context, fn, count, id, "before");
+    b.CreateBr(a.preheader);
+    LaneLoop i = make_lane_loop(context, fn, count, id, "inside");
+    llvm::BranchInst::Create(i.preheader, a.exit);
+    LaneLoop z = make_lane_loop(context, fn, count, id, "after");
     llvm::BasicBlock *next_chunk = llvm::BasicBlock::Create(context, "chunk.next", fn);
     llvm::BranchInst::Create(next_chunk, z.exit);
     b.SetInsertPoint(next_chunk);
@@ -363,11 +393,11 @@ void run_in_lanes(Candidate &c, unsigned count)
         b.CreateAdd(first, llvm::ConstantInt::get(index, count), "", true, true);
     first->addIncoming(next_first, next_chunk);
     b.CreateCondBr(b.CreateICmpEQ(next_first, full), rest, chunk);
-    for (llvm::BasicBlock *block : {a.header, a.latch, a.exit})
+    for (llvm::BasicBlock *block : {a.preheader, a.header, a.latch, a.exit})
         stage[block] = before;
-    for (llvm::BasicBlock *block : {i.header, i.latch, iteration})
+    for (llvm::BasicBlock *block : {i.preheader, i.header, i.latch})
         stage[block] = inside;
-    for (llvm::BasicBlock *block : {z.header, z.latch})
+    for (llvm::BasicBlock *block : {z.preheader, z.header, z.latch})
         stage[block] = after;
 
     // each stage's x = c + l, at its lane loop's head
@@ -409,7 +439,7 @@ void run_in_lanes(Candidate &c, unsigned count)
 
     // inside: the lanes' activity, then I's header phis from their arrays
     llvm::PHINode *any = llvm::PHINode::Create(b.getInt1Ty(), 2, "any", i.header->getFirstNonPHI());
-    any->addIncoming(b.getFalse(), iteration);
+    any->addIncoming(b.getFalse(), i.preheader);
     b.SetInsertPoint(i.header);
     llvm::AllocaInst *active = lanes.array(b.getInt8Ty(), "active");
     llvm::Value *was_active = b.CreateICmpNE(lanes.load(b, active, i.lane), b.getInt8(0));
@@ -489,7 +519,7 @@ void run_in_lanes(Candidate &c, unsigned count)
     llvm::Value *any_now = b.CreateOr(any, is_active);
     any->addIncoming(any_now, i.latch);
     b.SetInsertPoint(i.exit);
-    b.CreateCondBr(any_now, iteration, z.header);
+    b.CreateCondBr(any_now, i.preheader, z.preheader);
 
     // after: from its lane loop's head into E (or where the lanes that
     // passed I by go), out into its latch
@@ -547,6 +577,8 @@ void run_in_lanes(Candidate &c, unsigned count)
     llvm::RecursivelyDeleteTriviallyDeadInstructions(map[c.latch_compare]);
 }
 
+// One round over fn's work-item loops; the next one takes what this one
+// left in the lane loops of C.
 bool run_round(llvm::Function &fn, unsigned count)
 {
     llvm::DominatorTree tree(fn);
@@ -581,5 +613,8 @@ extern "C" bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn_ref, unsigned la
     llvm::Function &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
     if (lanes < 4 || (lanes & (lanes - 1)))
         return false;
-    return run_round(fn, lanes);
+    bool changed = false;
+    for (int round = 0; round < 4 && run_round(fn, lanes); round++)
+        changed = true;
+    return changed;
 }

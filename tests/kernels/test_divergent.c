@@ -3,8 +3,10 @@
  * a time (src/compiler/divergent.cpp): a rotated `while` whose guard lets
  * some work-items pass the loop by (Collatz steps, with the start 1), a
  * Mandelbrot in 2D keeping where z ended, a loop with two exits (a
- * `break`) using the work-item's id inside it, and a double Newton
- * iteration whose start and limit come from both sides of a branch.
+ * `break`) using the work-item's id inside it, a double Newton
+ * iteration whose start and limit come from both sides of a branch, and
+ * two loops one after the other, the second's exit depending on the
+ * first's count (the lane loop after the first is taken in turn).
  * Launched with local sizes below, at and above the vector's width and
  * not dividing it, global offsets, and the same local size several times
  * (the third launch makes a launch copy, codegen.c). Contraction is off in
@@ -74,6 +76,21 @@ static const char *source =
     "    } while (k < limit && fabs(y * y - a) > 1e-12 * a);\n"
     "    root[i] = y;\n"
     "    rounds[i] = k;\n"
+    "}\n"
+    "kernel void stages(global uint *first, global uint *second)\n"
+    "{\n"
+    "    uint x = get_global_id(0), a = x, n = 0;\n"
+    "    while (a > 1 && n < 100) {\n"
+    "        a = a / 2 + (a & 1) * 3;\n"
+    "        n++;\n"
+    "    }\n"
+    "    uint b = x ^ 0x5a5au, m = 0;\n"
+    "    do {\n"
+    "        b = b * 69069u + 1u;\n"
+    "        m++;\n"
+    "    } while ((b >> 28) != (n & 15) && m < 300);\n"
+    "    first[x] = n + a * 1000u;\n"
+    "    second[x] = m + (b << 9);\n"
     "}\n";
 
 enum { N = 1000, W = 96, H = 64 };
@@ -237,6 +254,37 @@ static void run_newton(struct harness *h, cl_program program, const size_t *loca
     clReleaseMemObject(input), clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
 }
 
+static void run_stages(struct harness *h, cl_program program, const size_t *local)
+{
+    cl_uint first[N], second[N], want_first[N], want_second[N];
+    for (uint32_t x = 0; x < N; x++) {
+        uint32_t a = x, n = 0;
+        while (a > 1 && n < 100) {
+            a = a / 2 + (a & 1) * 3;
+            n++;
+        }
+        uint32_t b = x ^ 0x5a5au, m = 0;
+        do {
+            b = b * 69069u + 1u;
+            m++;
+        } while ((b >> 28) != (n & 15) && m < 300);
+        want_first[x] = n + a * 1000u, want_second[x] = m + (b << 9);
+    }
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof first, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof second, NULL)};
+    cl_kernel kernel = harness_kernel(program, "stages");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 2, ARG(out[0]), ARG(out[1])));
+    size_t global = N;
+    void *results[2] = {first, second};
+    launch(h, kernel, 1, NULL, &global, local, out, results, 2, N, sizeof(cl_uint));
+    size_t sizes[2] = {local ? local[0] : 0, 1};
+    check("stages first", first, want_first, N, sizeof(cl_uint), local ? sizes : NULL);
+    check("stages second", second, want_second, N, sizeof(cl_uint), local ? sizes : NULL);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -252,6 +300,7 @@ int main(void)
             run_search(&h, program, offsets[o], local);
         }
         run_newton(&h, program, local);
+        run_stages(&h, program, local);
     }
     static const size_t locals2d[][2] = {{16, 4}, {13, 3}, {96, 1}, {32, 2}, {32, 2}, {32, 2}};
     run_escape(&h, program, NULL);
