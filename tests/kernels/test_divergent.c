@@ -6,7 +6,8 @@
  * `break`) using the work-item's id inside it, a double Newton
  * iteration whose start and limit come from both sides of a branch, and
  * two loops one after the other, the second's exit depending on the
- * first's count (the lane loop after the first is taken in turn).
+ * first's count (the lane loop after the first is taken in turn), and a
+ * binary search, whose loop loads the table where its last load said.
  * Launched with local sizes below, at and above the vector's width and
  * not dividing it, global offsets, and the same local size several times
  * (the third launch makes a launch copy, codegen.c). Contraction is off in
@@ -91,6 +92,21 @@ static const char *source =
     "    } while ((b >> 28) != (n & 15) && m < 300);\n"
     "    first[x] = n + a * 1000u;\n"
     "    second[x] = m + (b << 9);\n"
+    "}\n"
+    "kernel void lookup(global const int *table, int n, global const int *keys, global int *at,\n"
+    "                   global int *seen)\n"
+    "{\n"
+    "    int i = get_global_id(0), key = keys[i], lo = 0, hi = n, probes = 0;\n"
+    "    while (lo < hi) {\n"
+    "        int mid = (lo + hi) >> 1;\n"
+    "        if (table[mid] < key)\n"
+    "            lo = mid + 1;\n"
+    "        else\n"
+    "            hi = mid;\n"
+    "        probes++;\n"
+    "    }\n"
+    "    at[i] = lo;\n"
+    "    seen[i] = probes * 1000 + (lo < n ? table[lo] % 1000 : 999);\n"
     "}\n";
 
 enum { N = 1000, W = 96, H = 64 };
@@ -285,6 +301,46 @@ static void run_stages(struct harness *h, cl_program program, const size_t *loca
     clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
 }
 
+static void run_lookup(struct harness *h, cl_program program, const size_t *local)
+{
+    enum { TABLE = 777 };
+    static cl_int table[TABLE], keys[N], at[N], seen[N], want_at[N], want_seen[N];
+    for (int k = 0; k < TABLE; k++)
+        table[k] = 5 * k + (k % 3) - 40;
+    for (int i = 0; i < N; i++)
+        keys[i] = (int)(((uint32_t)i * 2654435761u) % 4100u) - 100;
+    keys[0] = INT32_MIN, keys[1] = INT32_MAX, keys[2] = table[0], keys[3] = table[TABLE - 1];
+    for (int i = 0; i < N; i++) {
+        int lo = 0, hi = TABLE, probes = 0;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (table[mid] < keys[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+            probes++;
+        }
+        want_at[i] = lo, want_seen[i] = probes * 1000 + (lo < TABLE ? table[lo] % 1000 : 999);
+    }
+    cl_int n = TABLE;
+    cl_mem in[2] = {harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof table, table),
+                    harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof keys, keys)};
+    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof at, NULL),
+                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof seen, NULL)};
+    cl_kernel kernel = harness_kernel(program, "lookup");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 5, ARG(in[0]), ARG(n), ARG(in[1]), ARG(out[0]), ARG(out[1])));
+    size_t global = N;
+    void *results[2] = {at, seen};
+    launch(h, kernel, 1, NULL, &global, local, out, results, 2, N, sizeof(cl_int));
+    size_t sizes[2] = {local ? local[0] : 0, 1};
+    check("lookup at", at, want_at, N, sizeof(cl_int), local ? sizes : NULL);
+    check("lookup seen", seen, want_seen, N, sizeof(cl_int), local ? sizes : NULL);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(in[0]), clReleaseMemObject(in[1]);
+    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -301,6 +357,7 @@ int main(void)
         }
         run_newton(&h, program, local);
         run_stages(&h, program, local);
+        run_lookup(&h, program, local);
     }
     static const size_t locals2d[][2] = {{16, 4}, {13, 3}, {96, 1}, {32, 2}, {32, 2}, {32, 2}};
     run_escape(&h, program, NULL);
