@@ -16,6 +16,8 @@
  *   hash       64 integer rounds (a constant loop) per item, 4 Mi items
  *   mandel     Mandelbrot, 64 iterations at most, 2048^2 pixels: a loop each
  *              work-item leaves after its own count
+ *   search     a binary search of 4 Mi keys in a sorted table of 1 Mi ints:
+ *              the same kind of loop, loading where its last load said
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -175,6 +177,19 @@ static const char *source =
     "    }\n"
     "    out[y * n + x] = (float)it;\n"
     "}\n"
+    "kernel void search(global const int *table, int n, global const int *keys, global int "
+    "*at)\n"
+    "{\n"
+    "    int i = get_global_id(0), key = keys[i], lo = 0, hi = n;\n"
+    "    while (lo < hi) {\n"
+    "        int mid = (lo + hi) >> 1;\n"
+    "        if (table[mid] < key)\n"
+    "            lo = mid + 1;\n"
+    "        else\n"
+    "            hi = mid;\n"
+    "    }\n"
+    "    at[i] = lo;\n"
+    "}\n"
     "kernel void matmul(int n, global const float *a, global const float *b, global float *c)\n"
     "{\n"
     "    int row = get_global_id(1), col = get_global_id(0);\n"
@@ -192,17 +207,21 @@ enum {
     BLUR_N = 2048,
     MATVEC_ROWS = 8192,
     HASH_N = 4 << 20,
-    MANDEL_N = 2048
+    MANDEL_N = 2048,
+    SEARCH_TABLE = 1 << 20,
+    SEARCH_KEYS = 4 << 20
 };
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 14 };
+enum { WORKLOADS = 15 };
 static const char *const workload_names[WORKLOADS] = {
-    "reduce",   "sgemm",  "transpose",  "nbody",  "stencil",    "histogram", "blur_img",
-    "blur_buf", "matmul", "sgemm_reqd", "matvec", "filter_img", "hash",      "mandel"};
+    "reduce",    "sgemm",      "transpose", "nbody",  "stencil",
+    "histogram", "blur_img",   "blur_buf",  "matmul", "sgemm_reqd",
+    "matvec",    "filter_img", "hash",      "mandel", "search"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
 static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in, *matvec_a;
 static cl_uint *hash_in;
+static cl_int *search_table, *search_keys;
 static cl_float4 *bodies;
 static unsigned char *hist_in;
 static double reduce_total;
@@ -244,6 +263,12 @@ static void make_inputs(void)
     matvec_a = malloc(sizeof(float) * MATVEC_ROWS * GEMM_N);
     for (size_t i = 0; i < (size_t)MATVEC_ROWS * GEMM_N; i++)
         matvec_a[i] = (float)((i * 11) % 29) / 16.0f - 0.75f;
+    search_table = malloc(sizeof *search_table * SEARCH_TABLE);
+    for (int i = 0; i < SEARCH_TABLE; i++)
+        search_table[i] = 3 * i;
+    search_keys = malloc(sizeof *search_keys * SEARCH_KEYS);
+    for (int i = 0; i < SEARCH_KEYS; i++)
+        search_keys[i] = (cl_int)(((cl_uint)i * 2654435761u) % (3u * SEARCH_TABLE));
     hash_in = malloc(sizeof *hash_in * HASH_N);
     for (size_t i = 0; i < HASH_N; i++)
         hash_in[i] = (cl_uint)(i * 2654435761u);
@@ -375,7 +400,7 @@ static int host_mandel(int x, int y)
     return it;
 }
 
-/* The four workloads after matmul: matvec, filter_img, hash, mandel. */
+/* The workloads after matmul: matvec, filter_img, hash, mandel, search. */
 static void run_more(cl_context context, cl_command_queue queue, cl_program program, int reps,
                      struct bench_run *out)
 {
@@ -465,6 +490,27 @@ static void run_more(cl_context context, cl_command_queue queue, cl_program prog
         out->ok[13] = off <= 20;
         free(got);
         clReleaseKernel(k), clReleaseMemObject(o);
+    }
+    { /* search: every key against the host (the first entry not below it) */
+        cl_int n = SEARCH_TABLE;
+        size_t global = SEARCH_KEYS, bytes = sizeof(cl_int) * SEARCH_KEYS;
+        cl_mem table = buffer(context, sizeof(cl_int) * SEARCH_TABLE, search_table);
+        cl_mem keys = buffer(context, bytes, search_keys), at = buffer(context, bytes, NULL);
+        cl_kernel k = clCreateKernel(program, "search", &err);
+        clSetKernelArg(k, 0, sizeof table, &table);
+        clSetKernelArg(k, 1, sizeof n, &n);
+        clSetKernelArg(k, 2, sizeof keys, &keys);
+        clSetKernelArg(k, 3, sizeof at, &at);
+        out->ms[14] = time_kernel(queue, k, 1, &global, NULL, reps);
+        cl_int *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, at, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int ok = 1;
+        for (int i = 0; i < SEARCH_KEYS; i++)
+            ok &= got[i] == (search_keys[i] + 2) / 3;
+        out->ok[14] = ok;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(table), clReleaseMemObject(keys),
+            clReleaseMemObject(at);
     }
 }
 
