@@ -33,6 +33,7 @@
 #include "compiler/group_addresses.h"
 #include "compiler/divergent.h"
 #include "compiler/narrow.h"
+#include "compiler/rows.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
 #include "compiler/half_vectors.h"
@@ -41,6 +42,14 @@
 
 namespace
 {
+
+struct RowsPass : llvm::PassInfoMixin<RowsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        return cc_cut_rows(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                            : llvm::PreservedAnalyses::all();
+    }
+};
 
 struct NarrowPass : llvm::PassInfoMixin<NarrowPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
@@ -227,6 +236,8 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
                 passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopFullUnrollPass(3)));
+                if (cc_rows_enabled())
+                    passes.addPass(RowsPass());
                 passes.addPass(NarrowPass());
             });
     if (optimize)
