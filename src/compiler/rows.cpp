@@ -16,7 +16,8 @@
 // against a loop-invariant N (as narrow.cpp's), its exit has no phis, and
 // it holds a quotient Q of A = (C + iv) mod 2^w (w <= 32; C loop-
 // invariant, matched as narrow.cpp does) by a loop-invariant B:
-// - `sdiv`/`udiv` A, K for a constant K > 0, or
+// - `sdiv`/`udiv` A, K for a constant K > 0, or `lshr` A, k (an unsigned
+//   division by 2^k, as InstCombine writes it; its remainder `and`), or
 // - division.c's form of a division by a value: `fptosi`/`fptoui` of
 //   `fdiv (sitofp A), (sitofp D)` (uitofp for unsigned) in double (float
 //   for w <= 16), D being B or division.c's safe divisor `select(bad, 1,
@@ -126,6 +127,17 @@ bool match_quotient(llvm::Instruction &inst, const llvm::Loop &loop, Quotient &q
             return false;
         q.dividend = inst.getOperand(0), q.divisor = k;
         q.is_signed = op == llvm::Instruction::SDiv;
+        return true;
+    }
+    if (op == llvm::Instruction::LShr) {
+        // an unsigned division by 2^k, as InstCombine writes it
+        auto *k = llvm::dyn_cast<llvm::ConstantInt>(inst.getOperand(1));
+        unsigned bits = inst.getType()->getIntegerBitWidth();
+        if (!k || bits > 32 || k->getZExtValue() >= bits)
+            return false;
+        q.dividend = inst.getOperand(0);
+        q.divisor = llvm::ConstantInt::get(inst.getType(), 1ull << k->getZExtValue());
+        q.is_signed = false;
         return true;
     }
     if (op != llvm::Instruction::FPToSI && op != llvm::Instruction::FPToUI)
@@ -309,14 +321,19 @@ void cut_rows(Candidate &c)
         use.set(item_next);
     }
     // the quotients are q0, their divisor B; a remainder by a constant
-    // A - K q0
+    // (`and` A, K - 1 for K = 2^k unsigned) A - K q0
+    auto *constant = llvm::dyn_cast<llvm::ConstantInt>(first.divisor);
     for (llvm::BasicBlock *copy : copies)
         for (llvm::Instruction &inst : llvm::make_early_inc_range(*copy)) {
             unsigned op = inst.getOpcode();
-            if ((op != llvm::Instruction::SRem && op != llvm::Instruction::URem) ||
-                (op == llvm::Instruction::SRem) != first.is_signed ||
-                inst.getOperand(1) != first.divisor ||
-                inst.getOperand(0) != map.lookup(first.dividend))
+            bool remainder = (op == llvm::Instruction::SRem && first.is_signed) ||
+                             (op == llvm::Instruction::URem && !first.is_signed);
+            bool mask = op == llvm::Instruction::And && !first.is_signed && constant &&
+                        constant->getValue().isPowerOf2() &&
+                        pm::match(inst.getOperand(1), pm::m_SpecificInt(constant->getValue() - 1));
+            if ((!remainder || inst.getOperand(1) != first.divisor) && !mask)
+                continue;
+            if (inst.getOperand(0) != map.lookup(first.dividend))
                 continue;
             llvm::IRBuilder<> here(&inst);
             inst.replaceAllUsesWith(here.CreateSub(

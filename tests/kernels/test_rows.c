@@ -2,14 +2,15 @@
  * the quotient and remainder of its id by the width (`y = i / w`,
  * `x = i % w`), whose work-item loops the compiler cuts into one loop a
  * row (src/compiler/rows.cpp): a 5x5 filter with its border copied (int,
- * division by a value), the same over uint, by a constant width, and in
- * ushort, then the filter again built with -cl-fast-relaxed-math
+ * division by a value), a gradient over uint, by a constant width, by a
+ * power of two in uint (a shift and a mask), and in ushort (promoted to
+ * int: not taken), then the filter again built with -cl-fast-relaxed-math
  * (division.c's corrected quotient). Widths below, at and above the
  * local size, a width of 1, a negative one and a global offset near
  * INT_MAX (ids that wrap to negative ints: the original loops run
- * there), local sizes that do not divide
- * the range, and one local size launched several times (the third launch
- * makes a launch copy, codegen.c). Inputs and weights are small integers,
+ * there), local sizes that do not divide the range, and one local size
+ * launched several times (the third launch makes a launch copy,
+ * codegen.c). Inputs and weights are small integers,
  * so every result is exact and compared with the host's. */
 #include <limits.h>
 #include <stdbool.h>
@@ -44,6 +45,11 @@ static const char *source =
     "{\n"
     "    int i = get_global_id(0), x = i % W, y = i / W;\n"
     "    out[i] = in[y * W + (x + 1) % W] * 2.0f - (float)(x * 100 + y);\n"
+    "}\n"
+    "kernel void tiles(global const float *in, global float *out)\n"
+    "{\n"
+    "    uint i = get_global_id(0), x = i % 64, y = i / 64;\n"
+    "    out[i] = in[y * 64 + (x ^ 1)] + (float)(y * 1000 + x);\n"
     "}\n"
     "kernel void narrow_ids(global const float *in, global float *out, ushort w)\n"
     "{\n"
@@ -183,6 +189,25 @@ static void run_narrow_ids(struct harness *h, cl_program program, cl_ushort w, c
     clReleaseMemObject(in), clReleaseMemObject(out);
 }
 
+/* uint ids by a constant power of two (InstCombine's lshr and and) */
+static void run_tiles(struct harness *h, cl_program program, const size_t *local)
+{
+    float got[PIXELS], want[PIXELS];
+    size_t count = PIXELS - PIXELS % 64;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t x = i % 64, y = i / 64;
+        want[i] = input(y * 64 + (x ^ 1)) + (float)(y * 1000 + x);
+    }
+    cl_mem in = input_buffer(h), out = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof got, NULL);
+    cl_kernel kernel = harness_kernel(program, "tiles");
+    REQUIRE(kernel);
+    CHECK_OK(harness_args(kernel, 2, ARG(in), ARG(out)));
+    launch(h, kernel, out, 0, count, local, got);
+    check("tiles", got, want, count, 64, 0, local);
+    clReleaseKernel(kernel);
+    clReleaseMemObject(in), clReleaseMemObject(out);
+}
+
 /* ids from a global offset: past INT_MAX they wrap to negative ints */
 static void run_labels(struct harness *h, cl_program program, int w, size_t offset,
                        const size_t *local)
@@ -226,6 +251,7 @@ int main(void)
         run_labels(&h, program, 60, (size_t)INT_MAX - 1000, local);
         run_labels(&h, program, -13, 50, local);
         run_fixed(&h, program, local);
+        run_tiles(&h, program, local);
     }
     clReleaseProgram(program);
     clReleaseProgram(relaxed);
