@@ -876,10 +876,13 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
         r->failed |= !cc_values_add(&c.cloned, dup) || !map_put(&c.values, inst, dup);
     }
 
-    /* the region's blocks, then every operand pointed at the copies */
-    for (size_t i = 0; i < r->blocks[j].capacity; i++)
-        if (r->blocks[j].keys[i])
-            clone_block(&c, r->blocks[j].keys[i]);
+    /* the region's blocks, then every operand pointed at the copies; in
+     * the work-item function's order, not the map's (which follows the
+     * blocks' addresses: the copies' order, and with it what O3 made of
+     * them, changed from one process to the next) */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->wi); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (map_get(&r->blocks[j], bb))
+            clone_block(&c, bb);
     LLVMBasicBlockRef first = map_get(&c.values, LLVMBasicBlockAsValue(r->start[j]));
     LLVMPositionBuilderAtEnd(r->b, c.entry);
     LLVMBuildBr(r->b, first);
