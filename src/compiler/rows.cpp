@@ -86,7 +86,8 @@ struct Candidate {
     llvm::PHINode *iv;
     llvm::ICmpInst *latch_compare;
     unsigned count_operand;
-    std::vector<Quotient> quotients; // of one A and B
+    std::vector<Quotient> quotients;         // of one A and B
+    std::set<llvm::BasicBlock *> every_item; // the blocks every iteration runs
 };
 
 // D's integer value without division.c's safe select: B.
@@ -172,7 +173,7 @@ bool match_quotient(llvm::Instruction &inst, const llvm::Loop &loop, Quotient &q
     return loop.isLoopInvariant(q.divisor);
 }
 
-bool match_loop(llvm::Loop &loop, Candidate &c)
+bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
 {
     if (!loop.isInnermost() || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
         !loop.isLoopSimplifyForm())
@@ -231,6 +232,9 @@ bool match_loop(llvm::Loop &loop, Candidate &c)
     if (c.quotients.empty())
         return false;
     c.blocks.assign(loop.block_begin(), loop.block_end());
+    for (llvm::BasicBlock *block : c.blocks)
+        if (tree.dominates(block, c.latch))
+            c.every_item.insert(block);
     return true;
 }
 
@@ -351,8 +355,14 @@ void cut_rows(Candidate &c)
 
     // What is now the same for every work-item of the row moves to the
     // row's block (narrowing asks its offsets and bounds to be outside the
-    // loop, and no LICM runs before it): `w * q0`, `q0 < 2`.
+    // loop, and no LICM runs before it): `w * q0`, `q0 < 2`. What moves
+    // out of a block that not every work-item runs loses its flags that
+    // may make poison (a border row's `inbounds` address above the image
+    // is poison; a check computed from it would decide at random).
     std::set<llvm::BasicBlock *> inside(copies.begin(), copies.end());
+    std::set<llvm::BasicBlock *> every_item;
+    for (llvm::BasicBlock *block : c.every_item)
+        every_item.insert(llvm::cast<llvm::BasicBlock>(map[block]));
     for (bool moved = true; moved;) {
         moved = false;
         for (llvm::BasicBlock *copy : copies)
@@ -366,6 +376,8 @@ void cut_rows(Candidate &c)
                         invariant = invariant && !inside.count(def->getParent());
                 if (!invariant)
                     continue;
+                if (!every_item.count(copy))
+                    inst.dropPoisonGeneratingAnnotations();
                 inst.moveBefore(row->getTerminator());
                 moved = true;
             }
@@ -396,7 +408,7 @@ extern "C" bool cc_cut_rows(LLVMValueRef fn_ref)
     std::vector<Candidate> candidates;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
         Candidate c;
-        if (match_loop(*loop, c))
+        if (match_loop(*loop, tree, c))
             candidates.push_back(std::move(c));
     }
     for (Candidate &c : candidates)
