@@ -18,6 +18,8 @@
  *              work-item leaves after its own count
  *   search     a binary search of 4 Mi keys in a sorted table of 1 Mi ints:
  *              the same kind of loop, loading where its last load said
+ *   filter_1d  a 5x5 filter of 4096^2 floats launched in one dimension, each
+ *              work-item's row and column its id's quotient and remainder
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -190,6 +192,20 @@ static const char *source =
     "    }\n"
     "    at[i] = lo;\n"
     "}\n"
+    "kernel void filter_1d(global const float *in, global float *out, int w, int h, constant "
+    "float *f)\n"
+    "{\n"
+    "    int i = get_global_id(0), x = i % w, y = i / w;\n"
+    "    if (x < 2 || y < 2 || x >= w - 2 || y >= h - 2) {\n"
+    "        out[i] = in[i];\n"
+    "        return;\n"
+    "    }\n"
+    "    float sum = 0.0f;\n"
+    "    for (int dy = -2; dy <= 2; dy++)\n"
+    "        for (int dx = -2; dx <= 2; dx++)\n"
+    "            sum += in[(y + dy) * w + x + dx] * f[(dy + 2) * 5 + dx + 2];\n"
+    "    out[i] = sum;\n"
+    "}\n"
     "kernel void matmul(int n, global const float *a, global const float *b, global float *c)\n"
     "{\n"
     "    int row = get_global_id(1), col = get_global_id(0);\n"
@@ -212,11 +228,11 @@ enum {
     SEARCH_KEYS = 4 << 20
 };
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 15 };
+enum { WORKLOADS = 16 };
 static const char *const workload_names[WORKLOADS] = {
-    "reduce",    "sgemm",      "transpose", "nbody",  "stencil",
-    "histogram", "blur_img",   "blur_buf",  "matmul", "sgemm_reqd",
-    "matvec",    "filter_img", "hash",      "mandel", "search"};
+    "reduce",   "sgemm",    "transpose", "nbody",      "stencil", "histogram",
+    "blur_img", "blur_buf", "matmul",    "sgemm_reqd", "matvec",  "filter_img",
+    "hash",     "mandel",   "search",    "filter_1d"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
 static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in, *matvec_a;
@@ -400,7 +416,8 @@ static int host_mandel(int x, int y)
     return it;
 }
 
-/* The workloads after matmul: matvec, filter_img, hash, mandel, search. */
+/* The workloads after matmul: matvec, filter_img, hash, mandel, search,
+ * filter_1d. */
 static void run_more(cl_context context, cl_command_queue queue, cl_program program, int reps,
                      struct bench_run *out)
 {
@@ -511,6 +528,42 @@ static void run_more(cl_context context, cl_command_queue queue, cl_program prog
         free(got);
         clReleaseKernel(k), clReleaseMemObject(table), clReleaseMemObject(keys),
             clReleaseMemObject(at);
+    }
+    { /* filter_1d: 16 rows (borders included) against the host */
+        cl_int w = STENCIL_N, h = STENCIL_N;
+        size_t global = (size_t)STENCIL_N * STENCIL_N, bytes = sizeof(float) * global;
+        float f[25];
+        for (int t = 0; t < 25; t++)
+            f[t] = (float)(t % 5 + 1) / 16.0f;
+        cl_mem in = buffer(context, bytes, stencil_in), o = buffer(context, bytes, NULL);
+        cl_mem weights = buffer(context, sizeof f, f);
+        cl_kernel k = clCreateKernel(program, "filter_1d", &err);
+        clSetKernelArg(k, 0, sizeof in, &in);
+        clSetKernelArg(k, 1, sizeof o, &o);
+        clSetKernelArg(k, 2, sizeof w, &w);
+        clSetKernelArg(k, 3, sizeof h, &h);
+        clSetKernelArg(k, 4, sizeof weights, &weights);
+        out->ms[15] = time_kernel(queue, k, 1, &global, NULL, reps);
+        float *got = malloc(bytes);
+        clEnqueueReadBuffer(queue, o, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        int bad = 0;
+        for (int y = 0; y < STENCIL_N; y += STENCIL_N / 16 + 1)
+            for (int x = 0; x < STENCIL_N; x++) {
+                size_t i = (size_t)y * STENCIL_N + (size_t)x;
+                float want = stencil_in[i];
+                if (x >= 2 && y >= 2 && x < STENCIL_N - 2 && y < STENCIL_N - 2) {
+                    want = 0.0f;
+                    for (int dy = -2; dy <= 2; dy++)
+                        for (int dx = -2; dx <= 2; dx++)
+                            want += stencil_in[(size_t)((int)i + dy * STENCIL_N + dx)] *
+                                    f[(dy + 2) * 5 + dx + 2];
+                }
+                bad += fabsf(got[i] - want) > 1e-3f * (1.0f + fabsf(want));
+            }
+        out->ok[15] = bad == 0;
+        free(got);
+        clReleaseKernel(k), clReleaseMemObject(in), clReleaseMemObject(o),
+            clReleaseMemObject(weights);
     }
 }
 
