@@ -16,11 +16,12 @@ extern "C" {
  * the kernel cache's key hashes the variable). */
 bool cc_divergent_enabled(void);
 
-/* Runs fn's work-item loops around one such loop in chunks of lanes
- * work-items (a power of two, at least 4); returns whether fn changed.
+/* Runs fn's work-item loops around one such loop in chunks of work-items,
+ * four vector registers of register_bits (a power of two, at least 128)
+ * of the loop's widest state; returns whether fn changed.
  * Runs inside O3, right before the loop vectorizer (optimize.cpp); keeps
  * no analysis valid. */
-bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn, unsigned lanes);
+bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn, unsigned register_bits);
 
 #ifdef __cplusplus
 }

@@ -60,16 +60,15 @@ struct NarrowPass : llvm::PassInfoMixin<NarrowPass> {
 };
 
 // Work-item loops around a loop each work-item leaves after its own count,
-// in chunks of the vector registers' width in floats (divergent.cpp).
+// in chunks of a few vector registers' width (divergent.cpp).
 struct DivergentPass : llvm::PassInfoMixin<DivergentPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
     {
         const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(fn);
-        unsigned floats =
+        unsigned bits =
             (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
-                .getFixedValue() /
-            32;
-        return cc_run_divergent_loops_in_lanes(llvm::wrap(&fn), floats)
+                .getFixedValue();
+        return cc_run_divergent_loops_in_lanes(llvm::wrap(&fn), bits)
                    ? llvm::PreservedAnalyses::none()
                    : llvm::PreservedAnalyses::all();
     }
@@ -253,8 +252,7 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
             [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
                 passes.addPass(llvm::createModuleToFunctionPassAdaptor(Int64VectorsPass()));
                 passes.addPass(llvm::createModuleToFunctionPassAdaptor(HalfVectorsPass()));
-                passes.addPass(
-                    llvm::createModuleToFunctionPassAdaptor(CompareAfterShufflesPass()));
+                passes.addPass(llvm::createModuleToFunctionPassAdaptor(CompareAfterShufflesPass()));
             });
     llvm::ModulePassManager passes;
     if (llvm::Error error =
