@@ -631,7 +631,6 @@ void run_in_lanes(Candidate &c, unsigned count)
 // 2048^2 (five floats a lane) took 22.8 ms at 16 lanes (AVX-512), 15.1 at
 // 32, 12.4 at 64, 15.0 at 128; in double (four doubles and an int) 26.5
 // at 16, 20.6 at 32, 24.5 at 64; a binary search 103, 85, 76 and 90 ms.
-// No more than a constant N (a lane loop taken in the next round).
 unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
 {
     auto bits_of = [](const llvm::Value *v) {
@@ -653,9 +652,14 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
     unsigned lanes = 4 * register_bits / 32;
     while (lanes > 4 && lanes * std::max(per_lane, 32u) > 24 * register_bits)
         lanes /= 2;
-    if (auto *n = llvm::dyn_cast<llvm::ConstantInt>(c.latch_compare->getOperand(c.count_operand)))
-        while (lanes > 1 && n->getValue().ult(lanes))
+    // a constant N (a launch copy's local size, a lane loop of the last
+    // round): no more lanes than N, and fewer when that leaves more than an
+    // eighth of the work-items to L (N = 100: 96 in chunks of 32, 4 after)
+    if (auto *n = llvm::dyn_cast<llvm::ConstantInt>(c.latch_compare->getOperand(c.count_operand))) {
+        uint64_t trips = n->getValue().getLimitedValue(UINT32_MAX);
+        while (lanes > 1 && (trips < lanes || (trips % lanes) * 8 > trips))
             lanes /= 2;
+    }
     return lanes;
 }
 
