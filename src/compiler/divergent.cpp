@@ -78,20 +78,17 @@
 
 #include "compiler/divergent.h"
 #include "compiler/parallel.h"
+#include "compiler/work_item_offset.h"
 
 namespace
 {
 
 enum Stage { before, inside, after };
 
-struct Candidate {
+struct Candidate : cc_counted_loop {
     llvm::Loop *loop, *inner;
     std::vector<llvm::BasicBlock *> blocks;
-    llvm::BasicBlock *preheader, *header, *latch, *exit;
     llvm::BasicBlock *inner_preheader, *inner_header, *inner_latch, *inner_exit;
-    llvm::PHINode *iv;
-    llvm::ICmpInst *latch_compare;
-    unsigned count_operand; // the operand of latch_compare that is N
     // Stages of L's blocks; the edge from A to C that passes I by, if any
     // (a rotated `while` loop's guard), and A's blocks that dominate each
     // end of A (I's preheader, the skip's start).
@@ -174,38 +171,11 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
         !loop.isLoopSimplifyForm())
         return false;
     c.loop = &loop;
-    c.preheader = loop.getLoopPreheader();
-    c.header = loop.getHeader();
-    c.latch = loop.getLoopLatch();
-    c.exit = loop.getExitBlock();
-    c.iv = loop.getCanonicalInductionVariable();
-    if (!c.exit || loop.getExitingBlock() != c.latch || !c.iv || !c.exit->phis().empty())
+    if (!cc_match_counted_loop(loop, c) || !c.exit->phis().empty())
         return false;
     for (llvm::PHINode &phi : c.header->phis())
         if (&phi != c.iv)
             return false;
-    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
-    if (!latch_branch || !latch_branch->isConditional())
-        return false;
-    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
-    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
-    if (!c.latch_compare || !loop.contains(c.latch_compare))
-        return false;
-    llvm::CmpInst::Predicate stay;
-    if (c.latch_compare->getOperand(0) == next) {
-        c.count_operand = 1;
-        stay = c.latch_compare->getPredicate();
-    } else if (c.latch_compare->getOperand(1) == next) {
-        c.count_operand = 0;
-        stay = c.latch_compare->getSwappedPredicate();
-    } else {
-        return false;
-    }
-    if (latch_branch->getSuccessor(0) != c.header)
-        stay = llvm::CmpInst::getInversePredicate(stay);
-    if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
-        !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
-        return false;
     for (llvm::Loop *inner : loop.getSubLoops()) {
         c.stages.clear(), c.before_enter.clear(), c.before_skip.clear();
         c.skip_from = c.skip_to = nullptr;

@@ -141,13 +141,9 @@ struct Guard {
     Kind kind = Kind::single;
     unsigned guarded = 0; // instructions only one side runs
 };
-struct Candidate {
+struct Candidate : cc_counted_loop {
     std::vector<llvm::BasicBlock *> blocks;
-    llvm::BasicBlock *preheader, *header, *latch, *exit;
-    llvm::PHINode *iv;
-    llvm::ICmpInst *latch_compare;
-    unsigned count_operand; // the operand of latch_compare that is N
-    Guard guard;            // (its condition null when there is none)
+    Guard guard; // (its condition null when there is none)
     std::vector<Leaf> clamps;
 };
 
@@ -391,34 +387,7 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, bool clamps_o
 {
     if (!loop.isInnermost() || !has_mark(loop.getLoopID()) || !loop.isLoopSimplifyForm())
         return false;
-    c.preheader = loop.getLoopPreheader();
-    c.header = loop.getHeader();
-    c.latch = loop.getLoopLatch();
-    c.exit = loop.getExitBlock();
-    c.iv = loop.getCanonicalInductionVariable();
-    if (!c.exit || loop.getExitingBlock() != c.latch || !c.iv)
-        return false;
-    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
-    if (!latch_branch || !latch_branch->isConditional())
-        return false;
-    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
-    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
-    if (!c.latch_compare || !c.latch_compare->hasOneUse() || !loop.contains(c.latch_compare))
-        return false;
-    llvm::CmpInst::Predicate stay;
-    if (c.latch_compare->getOperand(0) == next) {
-        c.count_operand = 1;
-        stay = c.latch_compare->getPredicate();
-    } else if (c.latch_compare->getOperand(1) == next) {
-        c.count_operand = 0;
-        stay = c.latch_compare->getSwappedPredicate();
-    } else {
-        return false;
-    }
-    if (latch_branch->getSuccessor(0) != c.header)
-        stay = llvm::CmpInst::getInversePredicate(stay);
-    if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
-        !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
+    if (!cc_match_counted_loop(loop, c))
         return false;
 
     for (llvm::BasicBlock *block : loop.blocks()) {

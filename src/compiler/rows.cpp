@@ -80,12 +80,8 @@ struct Quotient {
     std::vector<cc_offset_term> offset; // C
 };
 
-struct Candidate {
+struct Candidate : cc_counted_loop {
     std::vector<llvm::BasicBlock *> blocks;
-    llvm::BasicBlock *preheader, *header, *latch, *exit;
-    llvm::PHINode *iv;
-    llvm::ICmpInst *latch_compare;
-    unsigned count_operand;
     std::vector<Quotient> quotients;         // of one A and B
     std::set<llvm::BasicBlock *> every_item; // the blocks every iteration runs
 };
@@ -178,38 +174,11 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, Candidate &c)
     if (!loop.isInnermost() || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
         !loop.isLoopSimplifyForm())
         return false;
-    c.preheader = loop.getLoopPreheader();
-    c.header = loop.getHeader();
-    c.latch = loop.getLoopLatch();
-    c.exit = loop.getExitBlock();
-    c.iv = loop.getCanonicalInductionVariable();
-    if (!c.exit || loop.getExitingBlock() != c.latch || !c.iv || !c.exit->phis().empty())
+    if (!cc_match_counted_loop(loop, c) || !c.exit->phis().empty())
         return false;
     for (llvm::PHINode &phi : c.header->phis())
         if (&phi != c.iv)
             return false;
-    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
-    if (!latch_branch || !latch_branch->isConditional())
-        return false;
-    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
-    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
-    if (!c.latch_compare || !c.latch_compare->hasOneUse() || !loop.contains(c.latch_compare))
-        return false;
-    llvm::CmpInst::Predicate stay;
-    if (c.latch_compare->getOperand(0) == next) {
-        c.count_operand = 1;
-        stay = c.latch_compare->getPredicate();
-    } else if (c.latch_compare->getOperand(1) == next) {
-        c.count_operand = 0;
-        stay = c.latch_compare->getSwappedPredicate();
-    } else {
-        return false;
-    }
-    if (latch_branch->getSuccessor(0) != c.header)
-        stay = llvm::CmpInst::getInversePredicate(stay);
-    if ((stay != llvm::CmpInst::ICMP_ULT && stay != llvm::CmpInst::ICMP_NE) ||
-        !loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand)))
-        return false;
 
     for (llvm::BasicBlock *block : loop.blocks())
         for (llvm::Instruction &inst : *block) {

@@ -1,10 +1,43 @@
-// work_item_offset.cpp - values that are a work-item loop's induction
-// variable plus loop-invariant terms (see work_item_offset.h).
+// work_item_offset.cpp - work-item loops that count their work-items, and
+// values that are such a loop's induction variable plus loop-invariant
+// terms (see work_item_offset.h).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
 
 #include "compiler/work_item_offset.h"
+
+bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c)
+{
+    c.preheader = loop.getLoopPreheader();
+    c.header = loop.getHeader();
+    c.latch = loop.getLoopLatch();
+    c.exit = loop.getExitBlock();
+    c.iv = loop.getCanonicalInductionVariable();
+    if (!c.preheader || !c.exit || loop.getExitingBlock() != c.latch || !c.iv)
+        return false;
+    auto *latch_branch = llvm::dyn_cast<llvm::BranchInst>(c.latch->getTerminator());
+    if (!latch_branch || !latch_branch->isConditional())
+        return false;
+    c.latch_compare = llvm::dyn_cast<llvm::ICmpInst>(latch_branch->getCondition());
+    llvm::Value *next = c.iv->getIncomingValueForBlock(c.latch);
+    if (!c.latch_compare || !c.latch_compare->hasOneUse() || !loop.contains(c.latch_compare))
+        return false;
+    llvm::CmpInst::Predicate stay;
+    if (c.latch_compare->getOperand(0) == next) {
+        c.count_operand = 1;
+        stay = c.latch_compare->getPredicate();
+    } else if (c.latch_compare->getOperand(1) == next) {
+        c.count_operand = 0;
+        stay = c.latch_compare->getSwappedPredicate();
+    } else {
+        return false;
+    }
+    if (latch_branch->getSuccessor(0) != c.header)
+        stay = llvm::CmpInst::getInversePredicate(stay);
+    return (stay == llvm::CmpInst::ICMP_ULT || stay == llvm::CmpInst::ICMP_NE) &&
+           loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand));
+}
 
 bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
                      bool through_truncs, std::vector<cc_offset_term> &terms)

@@ -1,6 +1,7 @@
-// work_item_offset.h - values that are a work-item loop's induction
-// variable plus loop-invariant terms (work_item_offset.cpp). C++: for the
-// passes inside O3 that reason about work-item loops (narrow.cpp,
+// work_item_offset.h - work-item loops that count their work-items, and
+// values that are such a loop's induction variable plus loop-invariant
+// terms (work_item_offset.cpp). C++: for the passes inside O3 that reason
+// about work-item loops (narrow.cpp, rows.cpp, divergent.cpp,
 // group_addresses.cpp).
 #ifndef CPUCL_COMPILER_WORK_ITEM_OFFSET_H
 #define CPUCL_COMPILER_WORK_ITEM_OFFSET_H
@@ -9,6 +10,20 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include <vector>
+
+// A loop that counts its iterations: a canonical induction variable iv
+// (0, 1, 2, ...), its latch its only exit, testing iv.next against a
+// loop-invariant N (`ult`, or LFTR's `eq`/`ne`: bottom-tested, so it runs
+// T = max(N, 1) times) in a compare with no other use.
+struct cc_counted_loop {
+    llvm::BasicBlock *preheader, *header, *latch, *exit;
+    llvm::PHINode *iv;
+    llvm::ICmpInst *latch_compare;
+    unsigned count_operand; // the operand of latch_compare that is N
+};
+
+// Whether loop, in loop-simplify form, is such a loop (then filled in c).
+bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
 
 // A loop-invariant value added to or subtracted from the induction variable.
 struct cc_offset_term {

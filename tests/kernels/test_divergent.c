@@ -47,7 +47,7 @@ static const char *source =
     "    count[y * w + x] = it;\n"
     "    last[y * w + x] = zx;\n"
     "}\n"
-    "kernel void search(global uint *found, global uint *value, uint key)\n"
+    "kernel void search(uint key, global uint *found, global uint *value)\n"
     "{\n"
     "    uint x = get_global_id(0), h = x * 2654435761u, k;\n"
     "    for (k = 0; k < 200; k++) {\n"
@@ -138,9 +138,43 @@ static void launch(struct harness *h, cl_kernel kernel, cl_uint dims, const size
                                      NULL, NULL));
 }
 
+/* What a 1D kernel writes: two arrays of N elements, its last two
+ * arguments, and the host's answers. */
+struct outputs {
+    const char *what[2];
+    const void *want[2];
+    size_t size[2];
+};
+
+/* Runs the kernel `name`, its first arguments set by the caller, over N
+ * items from offset, with two new output buffers as its next arguments,
+ * and compares them with the host's (bit for bit). */
+static void run_1d(struct harness *h, cl_kernel kernel, cl_uint outputs_at, size_t offset,
+                   const size_t *local, const struct outputs *o)
+{
+    cl_mem out[2];
+    void *got[2];
+    for (int k = 0; k < 2; k++) {
+        out[k] = harness_buffer(h, CL_MEM_WRITE_ONLY, N * o->size[k], NULL);
+        got[k] = malloc(N * o->size[k]);
+        REQUIRE(got[k]);
+        CHECK_OK(clSetKernelArg(kernel, outputs_at + (cl_uint)k, sizeof out[k], &out[k]));
+    }
+    size_t global = N, sizes[2] = {local ? local[0] : 0, 1};
+    launch(h, kernel, 1, &offset, &global, local, out, got, 1, N, o->size[0]);
+    CHECK_OK(
+        clEnqueueReadBuffer(h->queue, out[1], CL_TRUE, 0, N * o->size[1], got[1], 0, NULL, NULL));
+    for (int k = 0; k < 2; k++) {
+        check(o->what[k], got[k], o->want[k], N, o->size[k], local ? sizes : NULL);
+        free(got[k]);
+        clReleaseMemObject(out[k]);
+    }
+    clReleaseKernel(kernel);
+}
+
 static void run_collatz(struct harness *h, cl_program program, size_t offset, const size_t *local)
 {
-    cl_uint start[N], steps[N], peak[N], want_steps[N], want_peak[N];
+    cl_uint start[N], want_steps[N], want_peak[N];
     for (size_t i = 0; i < N; i++)
         start[i] = (cl_uint)((i * 7919u) % 100000u);
     start[0] = 1, start[1] = 0, start[2] = 27, start[3] = 0x9fffffffu, start[N - 1] = 1;
@@ -154,19 +188,14 @@ static void run_collatz(struct harness *h, cl_program program, size_t offset, co
         want_steps[i] = n, want_peak[i] = top;
     }
     cl_mem in = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof start, start);
-    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof steps, NULL),
-                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof peak, NULL)};
     cl_kernel kernel = harness_kernel(program, "collatz");
     REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 3, ARG(in), ARG(out[0]), ARG(out[1])));
-    size_t global = N;
-    void *results[2] = {steps, peak};
-    launch(h, kernel, 1, &offset, &global, local, out, results, 2, N, sizeof(cl_uint));
-    size_t sizes[2] = {local ? local[0] : 0, 1};
-    check("collatz steps", steps, want_steps, N, sizeof(cl_uint), local ? sizes : NULL);
-    check("collatz peak", peak, want_peak, N, sizeof(cl_uint), local ? sizes : NULL);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(in), clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof in, &in));
+    struct outputs o = {{"collatz steps", "collatz peak"},
+                        {want_steps, want_peak},
+                        {sizeof(cl_uint), sizeof(cl_uint)}};
+    run_1d(h, kernel, 1, offset, local, &o);
+    clReleaseMemObject(in);
 }
 
 static void run_escape(struct harness *h, cl_program program, const size_t *local)
@@ -203,7 +232,7 @@ static void run_escape(struct harness *h, cl_program program, const size_t *loca
 
 static void run_search(struct harness *h, cl_program program, size_t offset, const size_t *local)
 {
-    cl_uint found[N], value[N], want_found[N], want_value[N], key = 7;
+    cl_uint want_found[N], want_value[N], key = 7;
     for (size_t i = 0; i < N; i++) {
         uint32_t x = (uint32_t)(offset + i), v = x * 2654435761u, k;
         for (k = 0; k < 200; k++) {
@@ -213,25 +242,19 @@ static void run_search(struct harness *h, cl_program program, size_t offset, con
         }
         want_found[i] = k, want_value[i] = v;
     }
-    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof found, NULL),
-                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof value, NULL)};
     cl_kernel kernel = harness_kernel(program, "search");
     REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 3, ARG(out[0]), ARG(out[1]), ARG(key)));
-    size_t global = N;
-    void *results[2] = {found, value};
-    launch(h, kernel, 1, &offset, &global, local, out, results, 2, N, sizeof(cl_uint));
-    size_t sizes[2] = {local ? local[0] : 0, 1};
-    check("search found", found, want_found, N, sizeof(cl_uint), local ? sizes : NULL);
-    check("search value", value, want_value, N, sizeof(cl_uint), local ? sizes : NULL);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof key, &key));
+    struct outputs o = {{"search found", "search value"},
+                        {want_found, want_value},
+                        {sizeof(cl_uint), sizeof(cl_uint)}};
+    run_1d(h, kernel, 1, offset, local, &o);
 }
 
 static void run_newton(struct harness *h, cl_program program, const size_t *local)
 {
-    static double in[N], root[N], want_root[N];
-    static cl_int rounds[N], want_rounds[N];
+    static double in[N], want_root[N];
+    static cl_int want_rounds[N];
     for (size_t i = 0; i < N; i++)
         in[i] = (double)((i * 37) % 1000) * 0.731 + 0.01;
     in[4] = 0.0, in[5] = 1e300;
@@ -253,26 +276,19 @@ static void run_newton(struct harness *h, cl_program program, const size_t *loca
         want_root[i] = y, want_rounds[i] = k;
     }
     cl_mem input = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
-    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof root, NULL),
-                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof rounds, NULL)};
     cl_kernel kernel = harness_kernel(program, "newton");
     REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 3, ARG(input), ARG(out[0]), ARG(out[1])));
-    size_t global = N;
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(h->queue, out[0], CL_TRUE, 0, sizeof root, root, 0, NULL, NULL));
-    CHECK_OK(
-        clEnqueueReadBuffer(h->queue, out[1], CL_TRUE, 0, sizeof rounds, rounds, 0, NULL, NULL));
-    size_t sizes[2] = {local ? local[0] : 0, 1};
-    check("newton root", root, want_root, N, sizeof(double), local ? sizes : NULL);
-    check("newton rounds", rounds, want_rounds, N, sizeof(cl_int), local ? sizes : NULL);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(input), clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof input, &input));
+    struct outputs o = {{"newton root", "newton rounds"},
+                        {want_root, want_rounds},
+                        {sizeof(double), sizeof(cl_int)}};
+    run_1d(h, kernel, 1, 0, local, &o);
+    clReleaseMemObject(input);
 }
 
 static void run_stages(struct harness *h, cl_program program, const size_t *local)
 {
-    cl_uint first[N], second[N], want_first[N], want_second[N];
+    cl_uint want_first[N], want_second[N];
     for (uint32_t x = 0; x < N; x++) {
         uint32_t a = x, n = 0;
         while (a > 1 && n < 100) {
@@ -286,25 +302,18 @@ static void run_stages(struct harness *h, cl_program program, const size_t *loca
         } while ((b >> 28) != (n & 15) && m < 300);
         want_first[x] = n + a * 1000u, want_second[x] = m + (b << 9);
     }
-    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof first, NULL),
-                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof second, NULL)};
     cl_kernel kernel = harness_kernel(program, "stages");
     REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 2, ARG(out[0]), ARG(out[1])));
-    size_t global = N;
-    void *results[2] = {first, second};
-    launch(h, kernel, 1, NULL, &global, local, out, results, 2, N, sizeof(cl_uint));
-    size_t sizes[2] = {local ? local[0] : 0, 1};
-    check("stages first", first, want_first, N, sizeof(cl_uint), local ? sizes : NULL);
-    check("stages second", second, want_second, N, sizeof(cl_uint), local ? sizes : NULL);
-    clReleaseKernel(kernel);
-    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
+    struct outputs o = {{"stages first", "stages second"},
+                        {want_first, want_second},
+                        {sizeof(cl_uint), sizeof(cl_uint)}};
+    run_1d(h, kernel, 0, 0, local, &o);
 }
 
 static void run_lookup(struct harness *h, cl_program program, const size_t *local)
 {
     enum { TABLE = 777 };
-    static cl_int table[TABLE], keys[N], at[N], seen[N], want_at[N], want_seen[N];
+    static cl_int table[TABLE], keys[N], want_at[N], want_seen[N];
     for (int k = 0; k < TABLE; k++)
         table[k] = 5 * k + (k % 3) - 40;
     for (int i = 0; i < N; i++)
@@ -325,20 +334,13 @@ static void run_lookup(struct harness *h, cl_program program, const size_t *loca
     cl_int n = TABLE;
     cl_mem in[2] = {harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof table, table),
                     harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof keys, keys)};
-    cl_mem out[2] = {harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof at, NULL),
-                     harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof seen, NULL)};
     cl_kernel kernel = harness_kernel(program, "lookup");
     REQUIRE(kernel);
-    CHECK_OK(harness_args(kernel, 5, ARG(in[0]), ARG(n), ARG(in[1]), ARG(out[0]), ARG(out[1])));
-    size_t global = N;
-    void *results[2] = {at, seen};
-    launch(h, kernel, 1, NULL, &global, local, out, results, 2, N, sizeof(cl_int));
-    size_t sizes[2] = {local ? local[0] : 0, 1};
-    check("lookup at", at, want_at, N, sizeof(cl_int), local ? sizes : NULL);
-    check("lookup seen", seen, want_seen, N, sizeof(cl_int), local ? sizes : NULL);
-    clReleaseKernel(kernel);
+    CHECK_OK(harness_args(kernel, 3, ARG(in[0]), ARG(n), ARG(in[1])));
+    struct outputs o = {
+        {"lookup at", "lookup seen"}, {want_at, want_seen}, {sizeof(cl_int), sizeof(cl_int)}};
+    run_1d(h, kernel, 3, 0, local, &o);
     clReleaseMemObject(in[0]), clReleaseMemObject(in[1]);
-    clReleaseMemObject(out[0]), clReleaseMemObject(out[1]);
 }
 
 int main(void)
