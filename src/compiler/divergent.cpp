@@ -37,8 +37,11 @@
 //       for (l = 0; l < V; l++) C(c + l), its A and E values from arrays
 //                                  (from where it passed I by, if it did);
 //   }
-//   L itself over [F, T)
+//   L itself over [F, T), counting from 0 again
 //
+// so that the next round takes what L has left (T mod V work-items, or a
+// group smaller than V) in chunks of one vector register: a group of 16
+// in the general code (before its launch copy) ran a work-item at a time.
 // Each l loop is innermost, with the trip count V and L's marks, so the
 // loop vectorizer makes it one vector iteration (`llvm.loop.vectorize.
 // enable`): every array access is a whole vector at one offset, and SROA
@@ -56,6 +59,9 @@
 //
 // Keeps no analysis valid (the pass manager is told so).
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/KnownBits.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
@@ -367,10 +373,16 @@ void run_in_lanes(Candidate &c, unsigned count)
     c.preheader->getTerminator()->eraseFromParent();
     b.SetInsertPoint(c.preheader);
     b.CreateCondBr(b.CreateICmpNE(full, llvm::ConstantInt::get(index, 0)), chunk, rest);
+    llvm::BasicBlock *rest_start = llvm::BasicBlock::Create(context, "lanes.rest.start", fn);
     b.SetInsertPoint(rest);
-    b.CreateCondBr(b.CreateICmpULT(full, trips), c.header, c.exit);
-    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), rest);
-    c.iv->setIncomingValueForBlock(rest, full);
+    b.CreateCondBr(b.CreateICmpULT(full, trips), rest_start, c.exit);
+    llvm::BranchInst::Create(c.header, rest_start);
+    // (a dedicated exit, as loop-simplify form wants for the next round)
+    llvm::BasicBlock *rest_exit = llvm::BasicBlock::Create(context, "lanes.rest.exit", fn);
+    llvm::BranchInst::Create(c.exit, rest_exit);
+    c.latch->getTerminator()->replaceUsesOfWith(c.exit, rest_exit);
+    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), rest_start);
+    c.iv->setIncomingValueForBlock(rest_start, full);
 
     // the copy of L's blocks the chunks run, each with its stage
     llvm::ValueToValueMapTy map;
@@ -591,6 +603,27 @@ void run_in_lanes(Candidate &c, unsigned count)
         }
     }
     llvm::RecursivelyDeleteTriviallyDeadInstructions(map[c.latch_compare]);
+
+    // L runs what is left, T mod V work-items from F, counting from 0 again
+    // (x = F + j) so that the next round may take it in smaller chunks
+    b.SetInsertPoint(rest_start->getTerminator());
+    llvm::Value *left = b.CreateAnd(trips, llvm::ConstantInt::get(index, count - 1), "lanes.left");
+    c.iv->setIncomingValueForBlock(rest_start, llvm::ConstantInt::get(index, 0));
+    auto *iv_next = llvm::cast<llvm::Instruction>(c.iv->getIncomingValueForBlock(c.latch));
+    llvm::IRBuilder<> at_head(c.header, c.header->getFirstInsertionPt());
+    llvm::Value *item = at_head.CreateAdd(full, c.iv, "lanes.x", true, true);
+    c.iv->replaceUsesWithIf(
+        item, [&](llvm::Use &use) { return use.getUser() != iv_next && use.getUser() != item; });
+    llvm::IRBuilder<> at_latch(c.latch_compare);
+    llvm::Value *item_next = nullptr;
+    for (llvm::Use &use : llvm::make_early_inc_range(iv_next->uses())) {
+        if (use.getUser() == c.iv || use.getUser() == c.latch_compare)
+            continue;
+        if (!item_next)
+            item_next = at_latch.CreateAdd(full, iv_next, "lanes.x.next", true, true);
+        use.set(item_next);
+    }
+    c.latch_compare->setOperand(c.count_operand, left);
 }
 
 // How many lanes a chunk has: as many as keep what each iteration of I
@@ -625,10 +658,24 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
     // a constant N (a launch copy's local size, a lane loop of the last
     // round): no more lanes than N, and fewer when that leaves more than an
     // eighth of the work-items to L (N = 100: 96 in chunks of 32, 4 after)
-    if (auto *n = llvm::dyn_cast<llvm::ConstantInt>(c.latch_compare->getOperand(c.count_operand))) {
+    llvm::Value *count = c.latch_compare->getOperand(c.count_operand);
+    if (auto *n = llvm::dyn_cast<llvm::ConstantInt>(count)) {
         uint64_t trips = n->getValue().getLimitedValue(UINT32_MAX);
         while (lanes > 1 && (trips < lanes || (trips % lanes) * 8 > trips))
             lanes /= 2;
+        return lanes;
+    }
+    // what an earlier round left (N = T mod V, below V): chunks of one
+    // vector register of the widest state, if N may reach that (a group of
+    // 16 work-items, whose launch copy has not been made yet, runs one)
+    const llvm::DataLayout &layout = c.header->getModule()->getDataLayout();
+    uint64_t most = llvm::computeKnownBits(count, layout).getMaxValue().getLimitedValue();
+    if (most < lanes) {
+        unsigned widest = 32;
+        for (llvm::PHINode &phi : c.inner_header->phis())
+            widest = std::max(widest, bits_of(&phi));
+        lanes = register_bits / widest;
+        return most >= lanes ? lanes : 0;
     }
     return lanes;
 }
