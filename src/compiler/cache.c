@@ -247,8 +247,8 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     cc_sha256_init(s);
     cc_sha256_update(s, identity, sizeof identity);
     /* Read at every build (workgroup.c, regions.c), for launch copies
-     * (codegen.c), CPUCL_NARROW, CPUCL_ROWS and CPUCL_DIVERGENT once per process
-     * (narrow.cpp, rows.cpp, divergent.cpp);
+     * (codegen.c), CPUCL_NARROW, CPUCL_ROWS, CPUCL_DIVERGENT and CPUCL_JAM once per
+     * process (narrow.cpp, rows.cpp, divergent.cpp, jam.cpp);
      * CPUCL_ABI_LEVEL is in the identity through host->abi_cpu. */
     hash_variable(s, "CPUCL_BARRIERS");
     hash_variable(s, "CPUCL_LOOP_BARRIERS");
@@ -258,6 +258,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     hash_variable(s, "CPUCL_NARROW");
     hash_variable(s, "CPUCL_DIVERGENT");
     hash_variable(s, "CPUCL_ROWS");
+    hash_variable(s, "CPUCL_JAM");
     hash_variable(s, "CPUCL_SCALARIZE");
     hash_string(s, kind);
     hash_string(s, options);

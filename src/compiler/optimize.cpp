@@ -32,6 +32,7 @@
 
 #include "compiler/group_addresses.h"
 #include "compiler/divergent.h"
+#include "compiler/jam.h"
 #include "compiler/narrow.h"
 #include "compiler/rows.h"
 #include "compiler/optimize.h"
@@ -48,6 +49,14 @@ struct RowsPass : llvm::PassInfoMixin<RowsPass> {
     {
         return cc_cut_rows(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
                                             : llvm::PreservedAnalyses::all();
+    }
+};
+
+struct JamPass : llvm::PassInfoMixin<JamPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    {
+        return cc_jam_loops(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
+                                             : llvm::PreservedAnalyses::all();
     }
 };
 
@@ -244,6 +253,8 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
                 if (cc_divergent_enabled())
                     passes.addPass(DivergentPass());
+                if (cc_jam_enabled())
+                    passes.addPass(JamPass());
                 passes.addPass(GroupAddressesPass());
                 passes.addPass(WidthPass());
             });

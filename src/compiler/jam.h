@@ -1,0 +1,27 @@
+/* jam.h - four work-items' inner loops of the same count run as one
+ * (jam.cpp). */
+#ifndef CPUCL_COMPILER_JAM_H
+#define CPUCL_COMPILER_JAM_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether it is on: not when CPUCL_JAM=0 (read once per process; the
+ * kernel cache's key hashes the variable). */
+bool cc_jam_enabled(void);
+
+/* Jams fn's work-item loops around one inner loop of a count the same for
+ * every work-item that sums in floating point; returns whether fn
+ * changed. Runs inside O3, right before the loop vectorizer, after
+ * divergent.cpp (optimize.cpp); keeps no analysis valid. */
+bool cc_jam_loops(LLVMValueRef fn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
