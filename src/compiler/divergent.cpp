@@ -361,28 +361,12 @@ void run_in_lanes(Candidate &c, unsigned count)
     Lanes lanes{count, access_groups(id), &*fn->getEntryBlock().getFirstInsertionPt()};
 
     // T and F, and the choice between chunks and L
-    llvm::IRBuilder<> b(c.preheader->getTerminator());
-    llvm::Type *index = c.iv->getType();
-    llvm::Value *trips =
-        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
-                                llvm::ConstantInt::get(index, 1), nullptr, "lanes.count");
-    llvm::Value *full =
-        b.CreateAnd(trips, llvm::ConstantInt::get(index, -(int64_t)count), "lanes.full");
     llvm::BasicBlock *chunk = llvm::BasicBlock::Create(context, "chunk", fn);
-    llvm::BasicBlock *rest = llvm::BasicBlock::Create(context, "lanes.rest", fn);
-    c.preheader->getTerminator()->eraseFromParent();
-    b.SetInsertPoint(c.preheader);
-    b.CreateCondBr(b.CreateICmpNE(full, llvm::ConstantInt::get(index, 0)), chunk, rest);
-    llvm::BasicBlock *rest_start = llvm::BasicBlock::Create(context, "lanes.rest.start", fn);
-    b.SetInsertPoint(rest);
-    b.CreateCondBr(b.CreateICmpULT(full, trips), rest_start, c.exit);
-    llvm::BranchInst::Create(c.header, rest_start);
-    // (a dedicated exit, as loop-simplify form wants for the next round)
-    llvm::BasicBlock *rest_exit = llvm::BasicBlock::Create(context, "lanes.rest.exit", fn);
-    llvm::BranchInst::Create(c.exit, rest_exit);
-    c.latch->getTerminator()->replaceUsesOfWith(c.exit, rest_exit);
-    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), rest_start);
-    c.iv->setIncomingValueForBlock(rest_start, full);
+    cc_loop_split split = cc_split_counted_loop(c, count, chunk, "lanes");
+    llvm::Value *trips = split.trips, *full = split.full;
+    llvm::BasicBlock *rest = split.rest, *rest_start = split.rest_start;
+    llvm::IRBuilder<> b(chunk);
+    llvm::Type *index = c.iv->getType();
 
     // the copy of L's blocks the chunks run, each with its stage
     llvm::ValueToValueMapTy map;

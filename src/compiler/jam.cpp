@@ -140,27 +140,14 @@ void jam(Candidate &c)
 {
     llvm::Function *fn = c.header->getParent();
     llvm::LLVMContext &context = fn->getContext();
-    llvm::IRBuilder<> b(c.preheader->getTerminator());
-    llvm::Type *index = c.iv->getType();
-
     // T, F = T - T mod 4, and the choice between the jammed loop and L
-    llvm::Value *trips =
-        b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
-                                llvm::ConstantInt::get(index, 1), nullptr, "jam.count");
-    llvm::Value *full =
-        b.CreateAnd(trips, llvm::ConstantInt::get(index, -(int64_t)JAM), "jam.full");
     llvm::BasicBlock *head = llvm::BasicBlock::Create(context, "jam", fn);
     llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "jam.next", fn);
-    llvm::BasicBlock *rest = llvm::BasicBlock::Create(context, "jam.rest", fn);
-    llvm::BasicBlock *rest_start = llvm::BasicBlock::Create(context, "jam.rest.start", fn);
-    c.preheader->getTerminator()->eraseFromParent();
-    b.SetInsertPoint(c.preheader);
-    b.CreateCondBr(b.CreateICmpNE(full, llvm::ConstantInt::get(index, 0)), head, rest);
-    b.SetInsertPoint(rest);
-    b.CreateCondBr(b.CreateICmpULT(full, trips), rest_start, c.exit);
-    llvm::BranchInst::Create(c.header, rest_start);
-    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), rest_start);
-    c.iv->setIncomingValueForBlock(rest_start, full);
+    cc_loop_split split = cc_split_counted_loop(c, JAM, head, "jam");
+    llvm::Value *full = split.full;
+    llvm::BasicBlock *rest = split.rest;
+    llvm::IRBuilder<> b(head);
+    llvm::Type *index = c.iv->getType();
 
     // four copies of L's body, each with its x
     b.SetInsertPoint(head);

@@ -39,6 +39,36 @@ bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c)
            loop.isLoopInvariant(c.latch_compare->getOperand(c.count_operand));
 }
 
+cc_loop_split cc_split_counted_loop(const cc_counted_loop &c, unsigned multiple,
+                                    llvm::BasicBlock *chunks, const char *name)
+{
+    llvm::Function *fn = c.header->getParent();
+    llvm::LLVMContext &context = fn->getContext();
+    llvm::IRBuilder<> b(c.preheader->getTerminator());
+    llvm::Type *index = c.iv->getType();
+    cc_loop_split s;
+    s.trips = b.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
+        llvm::ConstantInt::get(index, 1), nullptr, llvm::Twine(name) + ".count");
+    s.full = b.CreateAnd(s.trips, llvm::ConstantInt::get(index, -(int64_t)multiple),
+                         llvm::Twine(name) + ".full");
+    s.rest = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".rest", fn);
+    s.rest_start = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".rest.start", fn);
+    llvm::BasicBlock *rest_exit =
+        llvm::BasicBlock::Create(context, llvm::Twine(name) + ".rest.exit", fn);
+    c.preheader->getTerminator()->eraseFromParent();
+    b.SetInsertPoint(c.preheader);
+    b.CreateCondBr(b.CreateICmpNE(s.full, llvm::ConstantInt::get(index, 0)), chunks, s.rest);
+    b.SetInsertPoint(s.rest);
+    b.CreateCondBr(b.CreateICmpULT(s.full, s.trips), s.rest_start, c.exit);
+    llvm::BranchInst::Create(c.header, s.rest_start);
+    llvm::BranchInst::Create(c.exit, rest_exit);
+    c.latch->getTerminator()->replaceUsesOfWith(c.exit, rest_exit);
+    c.iv->setIncomingBlock(c.iv->getBasicBlockIndex(c.preheader), s.rest_start);
+    c.iv->setIncomingValueForBlock(s.rest_start, s.full);
+    return s;
+}
+
 bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
                      bool through_truncs, std::vector<cc_offset_term> &terms)
 {

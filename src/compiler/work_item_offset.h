@@ -25,6 +25,18 @@ struct cc_counted_loop {
 // Whether loop, in loop-simplify form, is such a loop (then filled in c).
 bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
 
+// The loop's first F = T - T mod multiple iterations (T = max(N, 1),
+// multiple a power of two) to be run elsewhere: the preheader branches to
+// chunks (whose phis start from it) when F > 0, else to rest, which runs
+// the loop itself from F when F < T, through a dedicated preheader
+// (rest_start) and exit; whoever runs the chunks goes to rest after them.
+struct cc_loop_split {
+    llvm::Value *trips, *full;
+    llvm::BasicBlock *rest, *rest_start;
+};
+cc_loop_split cc_split_counted_loop(const cc_counted_loop &c, unsigned multiple,
+                                    llvm::BasicBlock *chunks, const char *name);
+
 // A loop-invariant value added to or subtracted from the induction variable.
 struct cc_offset_term {
     llvm::Value *value;
