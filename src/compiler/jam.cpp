@@ -18,8 +18,9 @@
 // L's latch), with a count the same for every work-item: its latch tests a
 // header phi of I (or that phi plus a constant step) that starts from a
 // value and steps by a constant the same for every work-item, against a
-// bound the same for every work-item; and I has a floating-point header phi
-// (the sum; at most two). L's first F = T - T mod 4 work-items then run four at a time:
+// bound the same for every work-item; and I keeps one or two floating-point
+// header phis (the sums). L's first F = T - T mod 4 work-items then run
+// four at a time:
 //
 //   A(x), A(x+1), A(x+2), A(x+3);
 //   loop { I's body for x, x+1, x+2, x+3 }   (the last copy's latch decides)
