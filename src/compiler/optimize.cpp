@@ -11,9 +11,13 @@
 // unrolling of small constant loops again (a filter's loops over dy and dx
 // in a work-item loop, which the simplification pipeline's unrolling left
 // whole while the inlined image reads in them were still large, keep the
-// work-item loop from being innermost), narrowing,
-// addresses counted from the group's first work-item (group_addresses.cpp),
-// then the width of some loops (below); and int64_vectors.cpp's,
+// work-item loop from being innermost), the rows of 1D launches over 2D
+// data (rows.cpp; with narrowing, which then cuts each row: CPUCL_NARROW=0
+// turns both off), narrowing, divergent inner loops in chunks of lanes
+// (divergent.cpp), float sums of one count four work-items at a time
+// (jam.cpp), addresses counted from the group's first work-item
+// (group_addresses.cpp), then the width of some loops (below); and
+// int64_vectors.cpp's,
 // half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
