@@ -285,6 +285,11 @@ const struct cc_host *cc_host(void)
 
 LLVMTargetMachineRef cc_target_machine(bool optimize)
 {
+    /* The target, triple and CPU are set up once, by cc_host: a process
+     * whose first build is of a binary with the cache off (CPUCL_CACHE=0,
+     * whose key would have asked for the host) reaches here first. */
+    if (!cc_host())
+        return NULL;
     /* PIC and the small code model: what JITLink expects on x86-64; calls to
      * the math library (far from the JIT's memory) go through its stubs. */
     return LLVMCreateTargetMachine(target, host_triple, host.cpu, host.features,

@@ -5,7 +5,9 @@
  * folder that cannot be made only costs the cache; builds of one program
  * on several threads at once leave one whole entry; a program from a
  * binary is linked once and then comes from the cache; past
- * CPUCL_CACHE_MAX_SIZE the least recently used entries go.
+ * CPUCL_CACHE_MAX_SIZE the least recently used entries go; a process
+ * whose first build is of a binary, with the cache off, builds it (the
+ * compiler's host set-up was once only reached through the cache key).
  *
  * cpucl reads CPUCL_CACHE_DIR and CPUCL_CACHE at every build, so the test
  * points them at folders of its own with setenv. */
@@ -15,6 +17,7 @@
 #include <ftw.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../harness.h"
@@ -301,13 +304,52 @@ static void *build_concurrently(void *data)
     return NULL;
 }
 
+/* The child process of from_binary_first: its first build is of the
+ * binary in `path`, with CPUCL_CACHE=0. */
+static int child_from_binary(const char *path)
+{
+    struct harness h = harness_open();
+    size_t size;
+    unsigned char *bytes = read_file(path, &size);
+    const unsigned char *binaries[1] = {bytes};
+    cl_int status, err;
+    cl_program program =
+        clCreateProgramWithBinary(h.context, 1, &h.device, &size, binaries, &status, &err);
+    CHECK(err == CL_SUCCESS && status == CL_SUCCESS);
+    REQUIRE(program);
+    CHECK_OK(clBuildProgram(program, 1, &h.device, "", NULL, NULL));
+    check_results(&h, program);
+    clReleaseProgram(program);
+    free(bytes);
+    harness_close(&h);
+    return harness_finish();
+}
+
+/* Runs this program again as a new process (see child_from_binary). */
+static void from_binary_first(const char *path)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        setenv("CPUCL_CACHE", "0", 1);
+        execl("/proc/self/exe", "test_program_cache", "--from-binary", path, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    REQUIRE(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static int remove_one(const char *path, const struct stat *status, int flag, struct FTW *ftw)
 {
     return remove(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--from-binary"))
+        return child_from_binary(argv[2]);
     struct harness h = harness_open();
     char top[] = "/tmp/cpucl-cache-test-XXXXXX";
     REQUIRE(mkdtemp(top));
@@ -329,6 +371,11 @@ int main(void)
     REQUIRE(stat(entry, &before) == 0);
     size_t good_size;
     unsigned char *good = read_file(entry, &good_size);
+    char binary_path[256];
+    snprintf(binary_path, sizeof binary_path, "%s/program.bin", top);
+    write_file(binary_path, cold.binary, cold.binary_size);
+    from_binary_first(binary_path);
+    remove(binary_path);
     struct outcome cached = build_and_check(&h, source);
     check_same(&cached, &cold);
     REQUIRE(stat(entry, &after) == 0);
