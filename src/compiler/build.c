@@ -380,6 +380,36 @@ static cl_int check_called(LLVMModuleRef module, const struct cc_program *progra
     return err;
 }
 
+/* Drops the functions no kernel reaches. A program's source often holds
+ * many more functions than its kernels call (an application's shared
+ * headers: hashcat's SHA-512 program, its built-ins linked and inlined,
+ * was 270,000 instructions, of which its six kernels use 25,000), and
+ * everything after this point (built-ins linked for their calls, inlining
+ * every call, SROA) worked on each of them: 94 s to build it, 1.3 s now.
+ * Only function definitions other than kernels (block kernels included,
+ * which are spir_kernel too) become internal: program-scope variables stay,
+ * whether used or not. */
+static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
+                             struct cc_log *log)
+{
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || LLVMGetFunctionCallConv(fn) == CC_SPIR_KERNEL_CC)
+            continue;
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+        LLVMSetVisibility(fn, LLVMDefaultVisibility);
+    }
+    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef error = LLVMRunPasses(module, "globaldce", machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    if (error) {
+        char *message = LLVMGetErrorMessage(error);
+        cc_log_printf(log, "error: globaldce: %s\n", message);
+        LLVMDisposeErrorMessage(message);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
 /* A whole program's module to its parts: built-ins, kernel table,
  * work-group functions, the check that everything called is defined; the
  * parts' code is made by codegen.c. Takes the module. */
@@ -394,6 +424,8 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     }
     program->opt_disable = options->opt_disable;
     program->global_variable_size = global_variable_size(module);
+    if ((err = drop_unreached(module, machine, log)))
+        goto out;
     cc_lower_fences(module);
     if ((err = cc_link_builtins(module, log)))
         goto out;

@@ -1,5 +1,6 @@
 /* test_programs.c - separate compilation with embedded headers, linking of
- * objects and libraries, and program binaries (API spec 5.8). */
+ * objects and libraries, program binaries (API spec 5.8), and programs
+ * most of whose functions no kernel calls. */
 #include "../harness.h"
 
 static const char *header = "#define SCALE 3\nint helper_twice(int x);\nint helper_add(int a, int b);\n";
@@ -41,6 +42,46 @@ static void run_combine(struct harness *h, cl_program program)
     CHECK(bad == 0);
     clReleaseKernel(k);
     clReleaseMemObject(m);
+}
+
+/* Helpers no kernel calls (one of them calls a function defined nowhere,
+ * which only a call from a kernel makes an error) and a program-scope
+ * variable no kernel uses: the program builds, its kernel runs, and the
+ * variable still counts in CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE. */
+static void check_unused_functions(struct harness *h)
+{
+    static const char *source =
+        "int defined_nowhere(int x);\n"
+        "global int unused_table[100];\n"
+        "int unused_a(int x) { return defined_nowhere(x) * 3; }\n"
+        "float unused_b(float x) { return sin(x) + unused_a((int)x); }\n"
+        "int used(int x) { return x * 5 + 1; }\n"
+        "kernel void apply(global int *p) { size_t i = get_global_id(0); p[i] = used(p[i]); }\n";
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(h->context, 1, &source, NULL, &err);
+    CHECK_OK(clBuildProgram(program, 1, &h->device, "-cl-std=CL2.0", NULL, NULL));
+    size_t globals = 0;
+    CHECK_OK(clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE,
+                                   sizeof globals, &globals, NULL));
+    CHECK(globals >= 100 * sizeof(int));
+    int data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = 7 * i - 100;
+    cl_mem m = harness_buffer(h, CL_MEM_READ_WRITE, sizeof data, data);
+    cl_kernel k = clCreateKernel(program, "apply", &err);
+    CHECK_OK(err);
+    size_t global = 64;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    int out[64];
+    CHECK_OK(clEnqueueReadBuffer(h->queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int wrong = 0;
+    for (int i = 0; i < 64; i++)
+        wrong += out[i] != (7 * i - 100) * 5 + 1;
+    CHECK_NONE_WRONG(wrong, "kernel beside unused functions");
+    clReleaseKernel(k);
+    clReleaseMemObject(m);
+    clReleaseProgram(program);
 }
 
 int main(void)
@@ -109,6 +150,8 @@ int main(void)
         clCreateProgramWithBinary(h.context, 1, &h.device, &size, binaries, &status, &err);
     CHECK(damaged == NULL && err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
     free(binary);
+
+    check_unused_functions(&h);
 
     clReleaseProgram(from_binary);
     clReleaseProgram(exe2);
