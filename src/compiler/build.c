@@ -382,8 +382,9 @@ static cl_int check_called(LLVMModuleRef module, const struct cc_program *progra
 
 /* Drops the functions no kernel reaches. A program's source often holds
  * many more functions than its kernels call (an application's shared
- * headers: hashcat's SHA-512 program, its built-ins linked and inlined,
- * was 270,000 instructions, of which its six kernels use 25,000), and
+ * headers: hashcat's SHA-512 program, its built-ins linked, before inlining
+ * was 270,000 instructions in 213 functions; its six kernels, inlined, are
+ * 25,000), and
  * everything after this point (built-ins linked for their calls, inlining
  * every call, SROA) worked on each of them: 94 s to build it, 1.3 s now.
  * Only function definitions other than kernels (block kernels included,
