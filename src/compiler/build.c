@@ -384,12 +384,11 @@ static cl_int check_called(LLVMModuleRef module, const struct cc_program *progra
  * many more functions than its kernels call (an application's shared
  * headers: hashcat's SHA-512 program, its built-ins linked, before inlining
  * was 270,000 instructions in 213 functions; its six kernels, inlined, are
- * 25,000), and
- * everything after this point (built-ins linked for their calls, inlining
- * every call, SROA) worked on each of them: 94 s to build it, 1.3 s now.
- * Only function definitions other than kernels (block kernels included,
- * which are spir_kernel too) become internal: program-scope variables stay,
- * whether used or not. */
+ * 25,000), and everything after this point (built-ins linked for their
+ * calls, inlining every call, SROA) worked on each of them: 94 s to build
+ * it, 1.3 s now. Only function definitions other than kernels (block
+ * kernels included, which are spir_kernel too) become internal: program-
+ * scope variables stay, whether used or not. */
 static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
                              struct cc_log *log)
 {
