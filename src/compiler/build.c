@@ -387,8 +387,8 @@ static cl_int check_called(LLVMModuleRef module, const struct cc_program *progra
  * 25,000), and everything after this point (built-ins linked for their
  * calls, inlining every call, SROA) worked on each of them: 94 s to build
  * it, 1.3 s now. Only function definitions other than kernels (block
- * kernels included, which are spir_kernel too) become internal: program-
- * scope variables stay, whether used or not. */
+ * kernels included, which are spir_kernel too) become internal; variables
+ * of the program scope stay, whether used or not. */
 static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
                              struct cc_log *log)
 {
