@@ -13,7 +13,9 @@
 #include <elf.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <llvm-c/Error.h>
@@ -304,9 +306,71 @@ static void log_error(struct cc_log *log, const char *what, LLVMErrorRef error)
     LLVMDisposeErrorMessage(message);
 }
 
+/* The size an ELF object's symbol table gives the symbol `name`, 0 when it
+ * has none. */
+static size_t symbol_size(const char *bytes, size_t size, const char *name)
+{
+    Elf64_Ehdr header;
+    if (size < sizeof header)
+        return 0;
+    memcpy(&header, bytes, sizeof header);
+    if (memcmp(header.e_ident, ELFMAG, SELFMAG) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+        header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size ||
+        header.e_shnum > (size - header.e_shoff) / sizeof(Elf64_Shdr))
+        return 0;
+    for (size_t i = 0; i < header.e_shnum; i++) {
+        Elf64_Shdr symtab, strtab;
+        memcpy(&symtab, bytes + header.e_shoff + i * sizeof symtab, sizeof symtab);
+        if (symtab.sh_type != SHT_SYMTAB || symtab.sh_link >= header.e_shnum ||
+            symtab.sh_offset > size || symtab.sh_size > size - symtab.sh_offset)
+            continue;
+        memcpy(&strtab, bytes + header.e_shoff + symtab.sh_link * sizeof strtab, sizeof strtab);
+        if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset)
+            continue;
+        for (size_t j = 0; j < symtab.sh_size / sizeof(Elf64_Sym); j++) {
+            Elf64_Sym symbol;
+            memcpy(&symbol, bytes + symtab.sh_offset + j * sizeof symbol, sizeof symbol);
+            size_t length = strlen(name);
+            if (symbol.st_name < strtab.sh_size && length < strtab.sh_size - symbol.st_name &&
+                !memcmp(bytes + strtab.sh_offset + symbol.st_name, name, length + 1))
+                return symbol.st_size;
+        }
+    }
+    return 0;
+}
+
+/* CPUCL_PERF_MAP=1: each loaded work-group function gets a line "address
+ * size name" in /tmp/perf-<pid>.map, where perf looks for the names of
+ * JIT-compiled code (linux tools/perf/Documentation/jit-interface.txt), so
+ * that `perf report` shows kernels by name instead of [JIT] addresses. */
+static void note_for_perf(const char *object, size_t size, const char *const *symbols,
+                          void *const *addresses, unsigned count)
+{
+    const char *wanted = getenv("CPUCL_PERF_MAP");
+    if (!wanted || strcmp(wanted, "1"))
+        return;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+    pthread_mutex_lock(&lock);
+    FILE *map = fopen(path, "a");
+    for (unsigned i = 0; map && i < count; i++)
+        fprintf(map, "%lx %zx %s\n", (unsigned long)(uintptr_t)addresses[i],
+                symbol_size(object, size, symbols[i]), symbols[i]);
+    if (map)
+        fclose(map);
+    pthread_mutex_unlock(&lock);
+}
+
 cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
                   void **addresses, void **tracker_inout, struct cc_log *log)
 {
+    /* the object's bytes, read before the JIT takes the buffer, for the
+     * perf map; its code is what the JIT loads, at other addresses */
+    size_t object_size = LLVMGetBufferSize(object);
+    char *object_copy = getenv("CPUCL_PERF_MAP") ? malloc(object_size) : NULL;
+    if (object_copy)
+        memcpy(object_copy, LLVMGetBufferStart(object), object_size);
     LLVMOrcResourceTrackerRef tracker = *tracker_inout;
     bool created = !tracker;
     if (created)
@@ -316,6 +380,7 @@ cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsign
         log_error(log, "cannot load the compiled program", error);
         if (created)
             LLVMOrcReleaseResourceTracker(tracker);
+        free(object_copy);
         return CL_BUILD_PROGRAM_FAILURE;
     }
     /* The first lookup links the object: the cost of code loading is paid
@@ -329,10 +394,14 @@ cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsign
                 cc_jit_remove(tracker);
             else
                 *tracker_inout = tracker;
+            free(object_copy);
             return CL_BUILD_PROGRAM_FAILURE;
         }
         addresses[i] = (void *)(uintptr_t)address;
     }
+    if (object_copy)
+        note_for_perf(object_copy, object_size, symbols, addresses, count);
+    free(object_copy);
     *tracker_inout = tracker;
     return CL_SUCCESS;
 }
