@@ -210,6 +210,25 @@ typedef long l8 __attribute__((vector_size(64)));
 #define FIXED_ERFC_F(x, a) ((x > ERFC_F) | (x != x))
 #define FIXED_ERFC_D(x, a) ((x > ERFC_D) | (x != x))
 #define FIXED_LOG(x, a) (~(x > 0) | (x == INFINITY))
+/* The float functions whose results below FLT_MIN (where libmvec stops:
+ * exp of -104..-87.34, exp2 of -150..-126, exp10 of -45.2..-37.93) are
+ * computed in vector code as f(x / 2)^2: x / 2 is exact and inside
+ * libmvec's range, and the square's error, twice f's relative error
+ * (libmvec's float exp, exp2 and exp10: under 1 ulp, so under 2^-23) on a
+ * result below 2^-126, is under 2 ulp of 2^-149 before its one rounding
+ * (OpenCL C 7.4: 3 ulp). Normal results keep the scalar call: there twice
+ * f's error could pass 3 ulp. Gaussian weights and softmax take such
+ * arguments a lane in ten; each such lane cost a scalar call. */
+/* HALVES (guards.def): the float functions whose results below FLT_MIN
+ * (where libmvec stops: exp of -104..-87.34, exp2 of -150..-126, exp10 of
+ * -45.2..-37.93) are computed in vector code as f(x / 2)^2: x / 2 is exact
+ * and inside libmvec's range, and the square's error, twice f's relative
+ * error (libmvec's float exp, exp2 and exp10: under 1 ulp, so under 2^-23)
+ * on a result below 2^-126, is under 2 ulp of 2^-149 before its one
+ * rounding (OpenCL C 7.4: 3 ulp). Normal results keep the scalar call:
+ * there twice f's error could pass 3 ulp. Gaussian weights and softmax
+ * take such arguments a lane in ten, and each cost a scalar call. */
+
 /* m ? a : b, lane by lane */
 #define SELECT(V, I, m, a, b) ((V)(((I)(a) & (m)) | ((I)(b) & ~(m))))
 #define VALUE_NAN(V, I, x, a) ((V){} + NAN)
@@ -243,7 +262,7 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
  * stack: a test, a branch and a tail call. */
 #define MAGNITUDE_f 0x7fffffff
 #define MAGNITUDE_d 0x7fffffffffffffff
-#define WRAPPER1(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE)            \
+#define WRAPPER1(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE, HALVES)    \
     __attribute__((target(#ISA))) static V STEM##T##_##ISA##_lanes(V x)                            \
     {                                                                                              \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
@@ -259,6 +278,14 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
         I fixed = bad & (I)FIXED(x, a);                                                            \
         r = SELECT(V, I, fixed, VALUE(V, I, x, a), r);                                             \
         bad &= ~fixed;                                                                             \
+        if (HALVES < 0 && !D) {                                                                    \
+            I low = bad & (I)(x < (E)HALVES);                                                      \
+            if (!ALL_##ISA##_##T(~low)) {                                                          \
+                V h = call((V)(((I)(x * (E)0.5) & low) | ((I)((V){} + (E)HARMLESS) & ~low)));      \
+                r = SELECT(V, I, low, h * h, r);                                                   \
+                bad &= ~low;                                                                       \
+            }                                                                                      \
+        }                                                                                          \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
             if (bad[i])                                                                            \
                 r[i] = SCALAR(x[i]);                                                               \
@@ -273,7 +300,7 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
             return ((V(*)(V))libmvec_function[G_##STEM][INDEX][D])(x);                             \
         return STEM##T##_##ISA##_slow(x, ~good);                                                   \
     }
-#define WRAPPER2(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE)            \
+#define WRAPPER2(STEM, ISA, INDEX, T, D, V, I, E, GOOD, HARMLESS, SCALAR, FIXED, VALUE, HALVES)    \
     __attribute__((target(#ISA))) static V STEM##T##_##ISA##_lanes(V x, V y)                       \
     {                                                                                              \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
@@ -304,11 +331,11 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
     WRAPPER(STEM, avx2, 1, T, D, V8, I8, E, __VA_ARGS__)                                           \
     WRAPPER(STEM, avx512f, 2, T, D, V16, I16, E, __VA_ARGS__)
 #define FUNCTION(STEM, ARITY, GOOD_F, GOOD_D, HARMLESS, SCALAR_F, SCALAR_D, FIXED_F, FIXED_D,      \
-                 VALUE)                                                                            \
+                 VALUE, HALVES)                                                                    \
     ISAS(WRAPPER##ARITY, STEM, f, 0, float, i4, i8, i16, f4, f8, f16, GOOD_F, HARMLESS, SCALAR_F,  \
-         FIXED_F, VALUE)                                                                           \
+         FIXED_F, VALUE, HALVES)                                                                   \
     ISAS(WRAPPER##ARITY, STEM, d, 1, double, l2, l4, l8, d2, d4, d8, GOOD_D, HARMLESS, SCALAR_D,   \
-         FIXED_D, VALUE)
+         FIXED_D, VALUE, HALVES)
 #include "compiler/guards.def"
 #undef FUNCTION
 
