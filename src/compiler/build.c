@@ -389,8 +389,7 @@ static cl_int check_called(LLVMModuleRef module, const struct cc_program *progra
  * it, 1.3 s now. Only function definitions other than kernels (block
  * kernels included, which are spir_kernel too) become internal; variables
  * of the program scope stay, whether used or not. */
-static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
-                             struct cc_log *log)
+static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine, struct cc_log *log)
 {
     for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn)) {
         if (LLVMIsDeclaration(fn) || LLVMGetFunctionCallConv(fn) == CC_SPIR_KERNEL_CC)
@@ -398,16 +397,7 @@ static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
         LLVMSetLinkage(fn, LLVMInternalLinkage);
         LLVMSetVisibility(fn, LLVMDefaultVisibility);
     }
-    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef error = LLVMRunPasses(module, "globaldce", machine, options);
-    LLVMDisposePassBuilderOptions(options);
-    if (error) {
-        char *message = LLVMGetErrorMessage(error);
-        cc_log_printf(log, "error: globaldce: %s\n", message);
-        LLVMDisposeErrorMessage(message);
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
-    return CL_SUCCESS;
+    return cc_run_passes(module, "globaldce", machine, log);
 }
 
 /* A whole program's module to its parts: built-ins, kernel table,

@@ -193,15 +193,9 @@ static cl_int fold_launch(struct cc_program *program, unsigned index, LLVMModule
                           LLVMTargetMachineRef machine, const struct cc_launch_facts *facts,
                           struct cc_log *log)
 {
-    LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef error = LLVMRunPasses(module, "always-inline", machine, options);
-    LLVMDisposePassBuilderOptions(options);
-    if (error) {
-        char *text = LLVMGetErrorMessage(error);
-        cc_log_printf(log, "error: internal: inlining failed: %s\n", text);
-        LLVMDisposeErrorMessage(text);
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
+    cl_int err = cc_run_passes(module, "always-inline", machine, log);
+    if (err)
+        return err;
     char *wg = cc_wg_function_name(program->kernels[index].name);
     LLVMValueRef fn = wg ? LLVMGetNamedFunction(module, wg) : NULL;
     free(wg);

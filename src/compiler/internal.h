@@ -205,6 +205,10 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
                                    unsigned num_kernels, LLVMTargetMachineRef machine,
                                    struct cc_log *log);
 char *cc_wg_function_name(const char *kernel_name);
+/* Runs an LLVM pass pipeline (LLVMRunPasses' text) over the module; a
+ * failure is logged with the pipeline's text: CL_BUILD_PROGRAM_FAILURE. */
+cl_int cc_run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,
+                     struct cc_log *log);
 /* Whether a memory access may join a work-item loop's parallel access
  * group (all do but the local atomics made plain). */
 bool cc_parallel_access(LLVMValueRef inst);

@@ -1176,8 +1176,8 @@ static void prepare_inlining(LLVMModuleRef module)
     }
 }
 
-static cl_int run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,
-                         struct cc_log *log)
+cl_int cc_run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,
+                     struct cc_log *log)
 {
     LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
     LLVMErrorRef error = LLVMRunPasses(module, passes, machine, options);
@@ -1222,8 +1222,8 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
      * program took 36 s to reach its regions, 2.7 s now. Before build_wg:
      * the work-group functions' loads of the launch state have no uses yet,
      * and early-cse would delete them. */
-    if ((err = run_passes(module, "cgscc(inline<only-mandatory>,function(sroa,early-cse))",
-                          machine, log)))
+    if ((err = cc_run_passes(module, "cgscc(inline<only-mandatory>,function(sroa,early-cse))",
+                             machine, log)))
         goto out;
     for (i = 0; i < num_kernels; i++) {
         if (!build_wg(module, &wgs[i])) {
@@ -1231,7 +1231,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             goto out;
         }
     }
-    if ((err = run_passes(module, "always-inline", machine, log)))
+    if ((err = cc_run_passes(module, "always-inline", machine, log)))
         goto out;
 
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
@@ -1258,7 +1258,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
     bool any_regions = false;
     for (i = 0; i < num_kernels; i++)
         any_regions |= wgs[i].form == REGIONS;
-    if (any_regions && (err = run_passes(module, "function(sroa,early-cse)", machine, log)))
+    if (any_regions && (err = cc_run_passes(module, "function(sroa,early-cse)", machine, log)))
         goto out;
     b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
     for (i = 0; i < num_kernels && !err; i++) {
@@ -1337,7 +1337,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             LLVMSetVisibility(g, LLVMDefaultVisibility);
         }
     }
-    err = run_passes(module, "globaldce", machine, log);
+    err = cc_run_passes(module, "globaldce", machine, log);
 out:
     free(wgs);
     return err;
