@@ -210,15 +210,6 @@ typedef long l8 __attribute__((vector_size(64)));
 #define FIXED_ERFC_F(x, a) ((x > ERFC_F) | (x != x))
 #define FIXED_ERFC_D(x, a) ((x > ERFC_D) | (x != x))
 #define FIXED_LOG(x, a) (~(x > 0) | (x == INFINITY))
-/* The float functions whose results below FLT_MIN (where libmvec stops:
- * exp of -104..-87.34, exp2 of -150..-126, exp10 of -45.2..-37.93) are
- * computed in vector code as f(x / 2)^2: x / 2 is exact and inside
- * libmvec's range, and the square's error, twice f's relative error
- * (libmvec's float exp, exp2 and exp10: under 1 ulp, so under 2^-23) on a
- * result below 2^-126, is under 2 ulp of 2^-149 before its one rounding
- * (OpenCL C 7.4: 3 ulp). Normal results keep the scalar call: there twice
- * f's error could pass 3 ulp. Gaussian weights and softmax take such
- * arguments a lane in ten; each such lane cost a scalar call. */
 /* HALVES (guards.def): the float functions whose results below FLT_MIN
  * (where libmvec stops: exp of -104..-87.34, exp2 of -150..-126, exp10 of
  * -45.2..-37.93) are computed in vector code as f(x / 2)^2: x / 2 is exact
