@@ -306,31 +306,52 @@ static void log_error(struct cc_log *log, const char *what, LLVMErrorRef error)
     LLVMDisposeErrorMessage(message);
 }
 
+/* The section headers of an ELF64 object: their offset and count, checked
+ * to lie inside it (an object of more than SHN_LORESERVE sections keeps
+ * the count in section 0). False when it is no such object. */
+static bool elf_sections(const char *bytes, size_t size, size_t *offset, size_t *count)
+{
+    Elf64_Ehdr header;
+    if (size < sizeof header)
+        return false;
+    memcpy(&header, bytes, sizeof header);
+    if (memcmp(header.e_ident, ELFMAG, SELFMAG) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+        header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size)
+        return false;
+    *offset = header.e_shoff;
+    *count = header.e_shnum;
+    Elf64_Shdr first;
+    if (!*count && size - *offset >= sizeof first) {
+        memcpy(&first, bytes + *offset, sizeof first);
+        *count = first.sh_size;
+    }
+    return *count <= (size - *offset) / sizeof first;
+}
+
+/* Section i's header (i < the count elf_sections gave), and whether the
+ * bytes it describes lie inside the object. */
+static bool elf_section(const char *bytes, size_t size, size_t offset, size_t i,
+                        Elf64_Shdr *section)
+{
+    memcpy(section, bytes + offset + i * sizeof *section, sizeof *section);
+    return section->sh_offset <= size && section->sh_size <= size - section->sh_offset;
+}
+
 /* The size an ELF object's symbol table gives the symbol `name`, 0 when it
  * has none. */
 static size_t symbol_size(const char *bytes, size_t size, const char *name)
 {
-    Elf64_Ehdr header;
-    if (size < sizeof header)
+    size_t offset, count, length = strlen(name);
+    if (!elf_sections(bytes, size, &offset, &count))
         return 0;
-    memcpy(&header, bytes, sizeof header);
-    if (memcmp(header.e_ident, ELFMAG, SELFMAG) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-        header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size ||
-        header.e_shnum > (size - header.e_shoff) / sizeof(Elf64_Shdr))
-        return 0;
-    for (size_t i = 0; i < header.e_shnum; i++) {
+    for (size_t i = 0; i < count; i++) {
         Elf64_Shdr symtab, strtab;
-        memcpy(&symtab, bytes + header.e_shoff + i * sizeof symtab, sizeof symtab);
-        if (symtab.sh_type != SHT_SYMTAB || symtab.sh_link >= header.e_shnum ||
-            symtab.sh_offset > size || symtab.sh_size > size - symtab.sh_offset)
-            continue;
-        memcpy(&strtab, bytes + header.e_shoff + symtab.sh_link * sizeof strtab, sizeof strtab);
-        if (strtab.sh_offset > size || strtab.sh_size > size - strtab.sh_offset)
+        if (!elf_section(bytes, size, offset, i, &symtab) || symtab.sh_type != SHT_SYMTAB ||
+            symtab.sh_link >= count || !elf_section(bytes, size, offset, symtab.sh_link, &strtab))
             continue;
         for (size_t j = 0; j < symtab.sh_size / sizeof(Elf64_Sym); j++) {
             Elf64_Sym symbol;
             memcpy(&symbol, bytes + symtab.sh_offset + j * sizeof symbol, sizeof symbol);
-            size_t length = strlen(name);
             if (symbol.st_name < strtab.sh_size && length < strtab.sh_size - symbol.st_name &&
                 !memcmp(bytes + strtab.sh_offset + symbol.st_name, name, length + 1))
                 return symbol.st_size;
@@ -339,24 +360,31 @@ static size_t symbol_size(const char *bytes, size_t size, const char *name)
     return 0;
 }
 
-/* CPUCL_PERF_MAP=1: each loaded work-group function gets a line "address
- * size name" in /tmp/perf-<pid>.map, where perf looks for the names of
- * JIT-compiled code (linux tools/perf/Documentation/jit-interface.txt), so
- * that `perf report` shows kernels by name instead of [JIT] addresses. */
-static void note_for_perf(const char *object, size_t size, const char *const *symbols,
-                          void *const *addresses, unsigned count)
+/* CPUCL_PERF_MAP=1, read once: each loaded work-group function gets a line
+ * "address size name" in /tmp/perf-<pid>.map, where perf looks for the
+ * names of JIT-compiled code (linux
+ * tools/perf/Documentation/jit-interface.txt), so that `perf report` shows
+ * kernels by name instead of [JIT] addresses. */
+static pthread_once_t perf_once = PTHREAD_ONCE_INIT;
+static bool perf_map;
+
+static void read_perf_map(void)
 {
     const char *wanted = getenv("CPUCL_PERF_MAP");
-    if (!wanted || strcmp(wanted, "1"))
-        return;
+    perf_map = wanted && !strcmp(wanted, "1");
+}
+
+static void note_for_perf(const char *const *symbols, void *const *addresses,
+                          const size_t *sizes, unsigned count)
+{
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     char path[64];
     snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
     pthread_mutex_lock(&lock);
     FILE *map = fopen(path, "a");
     for (unsigned i = 0; map && i < count; i++)
-        fprintf(map, "%lx %zx %s\n", (unsigned long)(uintptr_t)addresses[i],
-                symbol_size(object, size, symbols[i]), symbols[i]);
+        fprintf(map, "%lx %zx %s\n", (unsigned long)(uintptr_t)addresses[i], sizes[i],
+                symbols[i]);
     if (map)
         fclose(map);
     pthread_mutex_unlock(&lock);
@@ -365,12 +393,12 @@ static void note_for_perf(const char *object, size_t size, const char *const *sy
 cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsigned count,
                   void **addresses, void **tracker_inout, struct cc_log *log)
 {
-    /* the object's bytes, read before the JIT takes the buffer, for the
-     * perf map; its code is what the JIT loads, at other addresses */
-    size_t object_size = LLVMGetBufferSize(object);
-    char *object_copy = getenv("CPUCL_PERF_MAP") ? malloc(object_size) : NULL;
-    if (object_copy)
-        memcpy(object_copy, LLVMGetBufferStart(object), object_size);
+    /* the symbols' sizes for the perf map, read before the JIT takes the
+     * object */
+    pthread_once(&perf_once, read_perf_map);
+    size_t *sizes = perf_map ? calloc(count ? count : 1, sizeof *sizes) : NULL;
+    for (unsigned i = 0; sizes && i < count; i++)
+        sizes[i] = symbol_size(LLVMGetBufferStart(object), LLVMGetBufferSize(object), symbols[i]);
     LLVMOrcResourceTrackerRef tracker = *tracker_inout;
     bool created = !tracker;
     if (created)
@@ -380,7 +408,7 @@ cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsign
         log_error(log, "cannot load the compiled program", error);
         if (created)
             LLVMOrcReleaseResourceTracker(tracker);
-        free(object_copy);
+        free(sizes);
         return CL_BUILD_PROGRAM_FAILURE;
     }
     /* The first lookup links the object: the cost of code loading is paid
@@ -394,14 +422,14 @@ cl_int cc_jit_add(LLVMMemoryBufferRef object, const char *const *symbols, unsign
                 cc_jit_remove(tracker);
             else
                 *tracker_inout = tracker;
-            free(object_copy);
+            free(sizes);
             return CL_BUILD_PROGRAM_FAILURE;
         }
         addresses[i] = (void *)(uintptr_t)address;
     }
-    if (object_copy)
-        note_for_perf(object_copy, object_size, symbols, addresses, count);
-    free(object_copy);
+    if (sizes)
+        note_for_perf(symbols, addresses, sizes, count);
+    free(sizes);
     *tracker_inout = tracker;
     return CL_SUCCESS;
 }
@@ -422,29 +450,15 @@ void cc_jit_remove(void *tracker)
  * work-group functions end in the placeholder, so nothing else is. */
 bool cc_object_rename(void *object, size_t size, const char *from, const char *to)
 {
-    Elf64_Ehdr header;
-    if (size < sizeof header)
-        return false;
-    memcpy(&header, object, sizeof header);
-    if (memcmp(header.e_ident, ELFMAG, SELFMAG) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-        header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size)
-        return false;
     char *bytes = object;
-    size_t count = header.e_shnum;
-    Elf64_Shdr section;
-    if (!count && size - header.e_shoff >= sizeof section) {
-        /* more than SHN_LORESERVE sections: the count is in section 0 */
-        memcpy(&section, bytes + header.e_shoff, sizeof section);
-        count = section.sh_size;
-    }
-    if (count > (size - header.e_shoff) / sizeof section)
+    size_t offset, count;
+    if (!elf_sections(bytes, size, &offset, &count))
         return false;
     size_t length = strlen(from) + 1; /* with the terminating NUL */
     bool found = false;
     for (size_t i = 0; i < count; i++) {
-        memcpy(&section, bytes + header.e_shoff + i * sizeof section, sizeof section);
-        if (section.sh_type != SHT_STRTAB || section.sh_offset > size ||
-            section.sh_size > size - section.sh_offset)
+        Elf64_Shdr section;
+        if (!elf_section(bytes, size, offset, i, &section) || section.sh_type != SHT_STRTAB)
             continue;
         char *table = bytes + section.sh_offset, *end = table + section.sh_size;
         for (char *p = table; (p = memmem(p, (size_t)(end - p), from, length)); p += length) {
