@@ -47,6 +47,13 @@ line() { printf '%-10s %-34s %-40s %6s\n' "$@"; }
 line app test result seconds
 missing() { line "$1" - "not installed: $2" -; }
 
+# CLBlast's summary lines of one outcome in a log, summed, without their
+# colour codes
+clblast_count() {
+    sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -E "^ +[0-9]+ test\(s\) $2" |
+        awk '{s += $1} END {print s + 0}'
+}
+
 run_clblast() {
     local tests
     tests=$(ls /usr/bin/clblast_test_* 2>/dev/null) || { missing clblast clblast-tests; return; }
@@ -57,10 +64,8 @@ run_clblast() {
         start=$(date +%s)
         timeout 1200 "$t" >"$log" 2>&1
         rc=$?
-        # the summary lines, without their colour codes
-        sum() { sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E "^ +[0-9]+ test\(s\) $1" |
-            awk '{s += $1} END {print s + 0}'; }
-        p=$(sum passed) f=$(sum failed) k=$(sum skipped)
+        p=$(clblast_count "$log" passed) f=$(clblast_count "$log" failed)
+        k=$(clblast_count "$log" skipped)
         line clblast "${name#clblast_test_}" "rc $rc: $p passed, $f failed, $k skipped" \
             $(($(date +%s) - start))
         [ "$f" = 0 ] && [ $rc = 0 ] || failed=1

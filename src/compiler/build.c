@@ -27,7 +27,6 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Linker.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/frontend.h"
 #include "compiler/internal.h"

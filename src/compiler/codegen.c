@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include <llvm-c/BitReader.h>
-#include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
 #include "compiler/optimize.h"

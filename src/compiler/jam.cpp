@@ -151,7 +151,6 @@ void jam(Candidate &c)
     llvm::Type *index = c.iv->getType();
 
     // four copies of L's body, each with its x
-    b.SetInsertPoint(head);
     llvm::PHINode *first = b.CreatePHI(index, 2, "jam.first");
     first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
     struct Copy {
