@@ -20,6 +20,9 @@
  *              the same kind of loop, loading where its last load said
  *   filter_1d  a 5x5 filter of 4096^2 floats launched in one dimension, each
  *              work-item's row and column its id's quotient and remainder
+ *   window     ffmpeg's nlmeans weights over 2048^2 pixels: four uint4 reads
+ *              of an integral image behind a kept short-circuit guard
+ *              (`int oob = x - p < 0 || y - p < 0 || ...; if (!oob)`)
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -206,6 +209,25 @@ static const char *source =
     "            sum += in[(y + dy) * w + x + dx] * f[(dy + 2) * 5 + dx + 2];\n"
     "    out[i] = sum;\n"
     "}\n"
+    "kernel void window(global float *sum, global float *weight, global const uint4 *ii,\n"
+    "                   global const uchar *src, int w, int h, int p, float s)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    int oob = x - p < 0 || y - p < 0 || y + p >= h || x + p >= w;\n"
+    "    float4 pix;\n"
+    "    for (int t = 0; t < 4; t++)\n"
+    "        pix[t] = src[clamp(y - 1, 0, h - 1) * w + clamp(x + t - 3, 0, w - 1)];\n"
+    "    uint4 a = 0, b = 0, c = 0, d = 0;\n"
+    "    if (!oob) {\n"
+    "        a = ii[(y - p) * w + x - p];\n"
+    "        b = ii[(y + p) * w + x - p];\n"
+    "        c = ii[(y - p) * w + x + p];\n"
+    "        d = ii[(y + p) * w + x + p];\n"
+    "    }\n"
+    "    float4 e = exp(-convert_float4(d + a - c - b) / s);\n"
+    "    weight[y * w + x] = e.x + e.y + e.z + e.w;\n"
+    "    sum[y * w + x] = dot(e, pix);\n"
+    "}\n"
     "kernel void matmul(int n, global const float *a, global const float *b, global float *c)\n"
     "{\n"
     "    int row = get_global_id(1), col = get_global_id(0);\n"
@@ -225,18 +247,20 @@ enum {
     HASH_N = 4 << 20,
     MANDEL_N = 2048,
     SEARCH_TABLE = 1 << 20,
-    SEARCH_KEYS = 4 << 20
+    SEARCH_KEYS = 4 << 20,
+    WINDOW_N = 2048,
+    WINDOW_P = 3
 };
 #define HIST_N ((size_t)64 << 20)
-enum { WORKLOADS = 16 };
+enum { WORKLOADS = 17 };
 static const char *const workload_names[WORKLOADS] = {
     "reduce",   "sgemm",    "transpose", "nbody",      "stencil", "histogram",
     "blur_img", "blur_buf", "matmul",    "sgemm_reqd", "matvec",  "filter_img",
-    "hash",     "mandel",   "search",    "filter_1d"};
+    "hash",     "mandel",   "search",    "filter_1d",  "window"};
 
 /* The inputs, made once, and the host's answers (or samples of them). */
 static float *gemm_a, *gemm_b, *reduce_in, *transpose_in, *stencil_in, *blur_in, *matvec_a;
-static cl_uint *hash_in;
+static cl_uint *hash_in, *window_ii;
 static cl_int *search_table, *search_keys;
 static cl_float4 *bodies;
 static unsigned char *hist_in;
@@ -288,6 +312,9 @@ static void make_inputs(void)
     hash_in = malloc(sizeof *hash_in * HASH_N);
     for (size_t i = 0; i < HASH_N; i++)
         hash_in[i] = (cl_uint)(i * 2654435761u);
+    window_ii = malloc(sizeof *window_ii * 4 * WINDOW_N * WINDOW_N);
+    for (size_t i = 0; i < (size_t)4 * WINDOW_N * WINDOW_N; i++)
+        window_ii[i] = (cl_uint)(i * 40503u) % 251u;
     hist_in = malloc(HIST_N);
     for (size_t i = 0; i < HIST_N; i++)
         hist_want[hist_in[i] = (unsigned char)((i * 2654435761u) >> 13)]++;
@@ -567,6 +594,74 @@ static void run_more(cl_context context, cl_command_queue queue, cl_program prog
     }
 }
 
+/* The host's window weight and weighted sum of pixel (x, y), as the
+ * kernel computes them. */
+static void host_window(const unsigned char *src, int x, int y, float s, float *weight,
+                        float *sum)
+{
+    int w = WINDOW_N, h = WINDOW_N, p = WINDOW_P;
+    int inside = x - p >= 0 && y - p >= 0 && y + p < h && x + p < w;
+    const cl_uint *at[4];
+    int corners[4][2] = {{-p, -p}, {-p, p}, {p, -p}, {p, p}}; /* a, b, c, d: (dx, dy) */
+    for (int k = 0; k < 4; k++)
+        at[k] = window_ii + 4 * ((size_t)(y + corners[k][1]) * (size_t)w +
+                                 (size_t)(x + corners[k][0]));
+    *weight = *sum = 0.0f;
+    for (int t = 0; t < 4; t++) {
+        cl_uint diff = inside ? at[3][t] + at[0][t] - at[2][t] - at[1][t] : 0;
+        float e = expf(-(float)diff / s);
+        int row = y - 1 < 0 ? 0 : y - 1, col = x + t - 3;
+        col = col < 0 ? 0 : col > w - 1 ? w - 1 : col;
+        *weight += e;
+        *sum += e * (float)src[(size_t)row * (size_t)w + (size_t)col];
+    }
+}
+
+/* window: rows and columns at the borders and inside against the host */
+static void run_window(cl_context context, cl_command_queue queue, cl_program program, int reps,
+                       struct bench_run *out)
+{
+    cl_int err, w = WINDOW_N, h = WINDOW_N, p = WINDOW_P;
+    cl_float s = 300.0f;
+    size_t pixels = (size_t)WINDOW_N * WINDOW_N, global[2] = {WINDOW_N, WINDOW_N};
+    unsigned char *src = malloc(pixels);
+    for (size_t i = 0; i < pixels; i++)
+        src[i] = (unsigned char)(i * 7 % 253);
+    cl_mem sum = buffer(context, sizeof(float) * pixels, NULL);
+    cl_mem weight = buffer(context, sizeof(float) * pixels, NULL);
+    cl_mem ii = buffer(context, sizeof(cl_uint) * 4 * pixels, window_ii);
+    cl_mem image = buffer(context, pixels, src);
+    cl_kernel k = clCreateKernel(program, "window", &err);
+    clSetKernelArg(k, 0, sizeof sum, &sum);
+    clSetKernelArg(k, 1, sizeof weight, &weight);
+    clSetKernelArg(k, 2, sizeof ii, &ii);
+    clSetKernelArg(k, 3, sizeof image, &image);
+    clSetKernelArg(k, 4, sizeof w, &w);
+    clSetKernelArg(k, 5, sizeof h, &h);
+    clSetKernelArg(k, 6, sizeof p, &p);
+    clSetKernelArg(k, 7, sizeof s, &s);
+    out->ms[16] = time_kernel(queue, k, 2, global, NULL, reps);
+    float *got = malloc(sizeof(float) * 2 * pixels);
+    clEnqueueReadBuffer(queue, weight, CL_TRUE, 0, sizeof(float) * pixels, got, 0, NULL, NULL);
+    clEnqueueReadBuffer(queue, sum, CL_TRUE, 0, sizeof(float) * pixels, got + pixels, 0, NULL,
+                        NULL);
+    int bad = 0;
+    for (int line = 0; line < 6; line++)
+        for (int t = 0; t < WINDOW_N; t++) {
+            int x = line < 3 ? t : (line == 3 ? 1 : line == 4 ? WINDOW_N / 2 : WINDOW_N - 2);
+            int y = line < 3 ? (line == 0 ? 2 : line == 1 ? 3 : WINDOW_N - 3) : t;
+            size_t i = (size_t)y * WINDOW_N + (size_t)x;
+            float weight_want, sum_want;
+            host_window(src, x, y, s, &weight_want, &sum_want);
+            bad += fabsf(got[i] - weight_want) > 1e-5f * (1.0f + weight_want) ||
+                   fabsf(got[pixels + i] - sum_want) > 1e-5f * (1.0f + sum_want);
+        }
+    out->ok[16] = bad == 0;
+    free(got), free(src);
+    clReleaseKernel(k), clReleaseMemObject(sum), clReleaseMemObject(weight),
+        clReleaseMemObject(ii), clReleaseMemObject(image);
+}
+
 static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
 {
     cl_device_id device;
@@ -767,6 +862,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
     }
     out->ms[9] = run_sgemm(context, queue, program, "sgemm_reqd", reps, &out->ok[9]);
     run_more(context, queue, program, reps, out);
+    run_window(context, queue, program, reps, out);
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);

@@ -6,7 +6,7 @@
 
 #include <CL/cl.h>
 
-enum { BENCH_MAX_WORKLOADS = 16 };
+enum { BENCH_MAX_WORKLOADS = 24 };
 
 /* One platform's results: per workload the best time in ms (0: not run)
  * and whether its result matched the host's. */

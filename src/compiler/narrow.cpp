@@ -73,6 +73,7 @@
 // order of iterations is kept, so nothing about parallelism is assumed),
 // and keeps no analysis valid (the pass manager is told so).
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -92,6 +93,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -126,10 +128,15 @@ struct Leaf {
 // it fails is one for an `or` of leaves that fail on one (no `eq`:
 // `x < 1 || x >= n - 1`). Otherwise, when every leaf is `eq` or `ne`
 // (`x == 0 || x == n - 1`), the guard is quiet: only its middle copy is
-// folded.
-enum class Kind { single, and_interval, or_interval, quiet };
+// folded. A branch on a condition the same for every work-item (the
+// value of `y < 1 || y >= h - 1` kept in an int, which unswitching saw as
+// a phi in the loop before fold_short_circuits, or one unswitching left in
+// a loop too large for its cost model) is unswitched: one copy runs where
+// it is false, the original loop where it is true, each with it folded.
+enum class Kind { single, and_interval, or_interval, quiet, invariant };
 
 struct Guard {
+    llvm::BranchInst *branch = nullptr;
     llvm::Value *condition = nullptr;
     std::vector<Leaf> leaves;
     // Loop-invariant conditions in a tree of one operator (SimplifyCFG
@@ -335,11 +342,36 @@ bool quiet_value(llvm::Value *value, const Guard &g)
     return is_and && quiet_value(a, g) && quiet_value(b, g); // collect_leaves saw the tree
 }
 
+// Counts the instructions of loop that only one side of guard's branch
+// runs; whether there are any.
+bool count_guarded(const llvm::Loop &loop, const llvm::DominatorTree &tree, Guard &guard)
+{
+    guard.guarded = 0;
+    llvm::BasicBlock *from = guard.branch->getParent();
+    for (llvm::BasicBlock *to : llvm::successors(guard.branch)) {
+        if (!loop.contains(to) || to->getSinglePredecessor() != from || to == loop.getHeader())
+            continue;
+        for (llvm::BasicBlock *block : loop.blocks())
+            if (tree.dominates(to, block))
+                guard.guarded += (unsigned)block->size();
+    }
+    return guard.guarded > 0;
+}
+
 // The guard `branch` is, if it is one.
 bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::Loop &loop,
                  const llvm::DominatorTree &tree, Guard &guard)
 {
+    guard.branch = branch;
     auto *condition = llvm::dyn_cast<llvm::Instruction>(branch->getCondition());
+    bool hoisted = false; // (a tree of invariants that fold_short_circuits made)
+    if (!llvm::isa<llvm::Constant>(branch->getCondition()) &&
+        (!condition || loop.makeLoopInvariant(condition, hoisted))) {
+        guard.kind = Kind::invariant;
+        guard.condition = branch->getCondition();
+        guard.invariants.assign(1, guard.condition);
+        return count_guarded(loop, tree, guard);
+    }
     std::vector<llvm::ICmpInst *> compares;
     if (!condition || !loop.contains(condition) ||
         !collect_leaves(condition, loop, compares, guard.invariants) || compares.empty())
@@ -369,16 +401,7 @@ bool match_guard(llvm::BranchInst *branch, const llvm::PHINode *iv, const llvm::
     if (!guard.invariants.empty() && operators != 1 && operators != 2)
         return false;
     guard.neutral = operators == 1;
-    guard.guarded = 0;
-    llvm::BasicBlock *from = branch->getParent();
-    for (llvm::BasicBlock *to : llvm::successors(branch)) {
-        if (!loop.contains(to) || to->getSinglePredecessor() != from || to == loop.getHeader())
-            continue;
-        for (llvm::BasicBlock *block : loop.blocks())
-            if (tree.dominates(to, block))
-                guard.guarded += (unsigned)block->size();
-    }
-    return guard.guarded > 0;
+    return count_guarded(loop, tree, guard);
 }
 
 // Whether loop is a work-item loop narrowing can take, with its guard (or
@@ -390,11 +413,17 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, bool clamps_o
     if (!cc_match_counted_loop(loop, c))
         return false;
 
+    // a guard on the work-items before a branch on an invariant (which the
+    // vectorizer handles under one mask for all lanes), then the one over
+    // most instructions
+    auto rank = [](const Guard &g) {
+        return std::make_pair(g.condition && g.kind != Kind::invariant, g.guarded);
+    };
     for (llvm::BasicBlock *block : loop.blocks()) {
         auto *branch = llvm::dyn_cast<llvm::BranchInst>(block->getTerminator());
         Guard guard;
         if (!clamps_only && block != c.latch && branch && branch->isConditional() &&
-            match_guard(branch, c.iv, loop, tree, guard) && guard.guarded > c.guard.guarded)
+            match_guard(branch, c.iv, loop, tree, guard) && rank(guard) > rank(c.guard))
             c.guard = std::move(guard);
     }
     if (clamps_only ? !match_clamps(loop, c.iv, c.clamps) : !c.guard.condition)
@@ -553,7 +582,7 @@ void narrow(Candidate &c)
         may_wrap = may_wrap ? b.CreateOr(may_wrap, differs) : differs;
     }
     bool guarded = g.condition != nullptr;
-    bool single = guarded && !compound &&
+    bool single = guarded && g.leaves.size() == 1 &&
                   (g.leaves[0].predicate == llvm::CmpInst::ICMP_EQ ||
                    g.leaves[0].predicate == llvm::CmpInst::ICMP_NE);
     // `<` leaves no work-items before the interval, `>` none after it: those
@@ -648,6 +677,10 @@ void narrow(Candidate &c)
             }
         if (!guarded) {
             // clamps only
+        } else if (g.kind == Kind::invariant) {
+            // one copy, run where the condition is false
+            llvm::cast<llvm::BranchInst>(map[g.branch])
+                ->setCondition(llvm::ConstantInt::getFalse(context));
         } else if (!compound) {
             // (with its invariants neutral, a tree has its one leaf's value)
             llvm::Constant *value = llvm::ConstantInt::getBool(context, (k == 1) == inside);
@@ -706,6 +739,120 @@ void narrow(Candidate &c)
     b.CreateBr(c.exit);
     for (size_t i = 0; i < exit_phis.size(); i++)
         exit_phis[i]->addIncoming(current[header_phis.size() + i], guard);
+    if (g.kind == Kind::invariant) {
+        // the original loop runs only where the condition is true
+        g.branch->setCondition(llvm::ConstantInt::getTrue(context));
+        llvm::ConstantFoldTerminator(g.branch->getParent(), true);
+    }
+}
+
+// The negation of an and/or tree of compares, pushed to its leaves (De
+// Morgan's laws; a compare gets the inverse predicate, anything else a
+// `not`); what is made of loop-invariant values goes to the preheader, so
+// that collect_leaves sees it as invariant.
+llvm::Value *negate(llvm::Value *value, llvm::IRBuilder<> &b, llvm::Loop &loop,
+                    unsigned depth = 0)
+{
+    using namespace llvm::PatternMatch;
+    llvm::Value *x, *y, *result;
+    if (depth < 2 * MAX_LEAVES && match(value, m_Not(m_Value(x))))
+        return x;
+    auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value);
+    if (depth >= 2 * MAX_LEAVES)
+        result = b.CreateNot(value);
+    else if (compare)
+        result = b.CreateICmp(compare->getInversePredicate(), compare->getOperand(0),
+                              compare->getOperand(1));
+    else if (match(value, m_LogicalAnd(m_Value(x), m_Value(y))))
+        result = b.CreateLogicalOr(negate(x, b, loop, depth + 1), negate(y, b, loop, depth + 1));
+    else if (match(value, m_LogicalOr(m_Value(x), m_Value(y))))
+        result = b.CreateLogicalAnd(negate(x, b, loop, depth + 1), negate(y, b, loop, depth + 1));
+    else
+        result = b.CreateNot(value);
+    bool changed = false;
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(result))
+        loop.makeLoopInvariant(inst, changed);
+    return result;
+}
+
+// A short-circuit `||` or `&&` whose value is kept (`int oob = x < p || y <
+// p || x + p >= w; ... if (!oob)`) reaches the work-item loop as a triangle,
+// A: br c, B, M; B: v = (the last compare); M: phi [K, A], [v, B], with K a
+// constant, which SimplifyCFG leaves as it is (it keeps i1 phis over and/or
+// conditions for jump threading): then the branch on the phi is no and/or
+// tree and the loop is not narrowed. The triangle becomes straight code,
+// B's few speculatable instructions hoisted into A and each phi of M a
+// select; a phi of that form an and/or tree: `c ? v : false` is `c && v`,
+// `c ? v : true` is `!c || v`, `!c` pushed to the leaves. Returns whether
+// fn changed.
+bool fold_short_circuits(llvm::Function &fn)
+{
+    enum { MAX_HOISTED = 8 };
+    llvm::DominatorTree tree(fn);
+    llvm::LoopInfo loops(tree);
+    std::vector<std::pair<llvm::BasicBlock *, llvm::Loop *>> sides;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        if (!loop->isInnermost() || !has_mark(loop->getLoopID()))
+            continue;
+        for (llvm::BasicBlock *side : loop->blocks()) {
+            llvm::BasicBlock *from = side->getSinglePredecessor();
+            llvm::BasicBlock *merge = side->getSingleSuccessor();
+            auto *branch = from ? llvm::dyn_cast<llvm::BranchInst>(from->getTerminator()) : nullptr;
+            if (!branch || !merge || !branch->isConditional() || merge == side || merge == from ||
+                side == loop->getHeader() || merge == loop->getHeader() ||
+                !loop->contains(from) || !loop->contains(merge) ||
+                llvm::isa<llvm::PHINode>(side->front()) ||
+                !llvm::is_contained(llvm::successors(from), merge) ||
+                merge->hasNPredecessorsOrMore(3) || side->size() > MAX_HOISTED + 1)
+                continue;
+            bool short_circuit = false, speculatable = true;
+            for (llvm::PHINode &phi : merge->phis())
+                short_circuit |= phi.getType()->isIntegerTy(1) &&
+                                 llvm::isa<llvm::ConstantInt>(phi.getIncomingValueForBlock(from));
+            for (llvm::Instruction &inst : side->instructionsWithoutDebug())
+                speculatable &= &inst == side->getTerminator() ||
+                                llvm::isSafeToSpeculativelyExecute(&inst);
+            if (short_circuit && speculatable)
+                sides.emplace_back(side, loop);
+        }
+    }
+    for (auto [side, loop] : sides) {
+        llvm::BasicBlock *from = side->getSinglePredecessor(), *merge = side->getSingleSuccessor();
+        auto *branch = llvm::cast<llvm::BranchInst>(from->getTerminator());
+        llvm::Value *c = branch->getCondition();
+        bool side_if_true = branch->getSuccessor(0) == side;
+        while (side->size() > 1) // B's instructions, in order, before A's branch
+            side->front().moveBefore(branch);
+        llvm::IRBuilder<> b(branch);
+        llvm::Value *not_c = nullptr;
+        for (llvm::PHINode &phi : llvm::make_early_inc_range(merge->phis())) {
+            llvm::Value *k = phi.getIncomingValueForBlock(from);
+            llvm::Value *v = phi.getIncomingValueForBlock(side);
+            auto *constant = llvm::dyn_cast<llvm::ConstantInt>(k);
+            llvm::Value *value;
+            if (constant && phi.getType()->isIntegerTy(1)) {
+                // side_if_true: c ? v : k; else c ? k : v
+                bool positive = side_if_true == constant->isZero();
+                llvm::Value *test = c;
+                if (!positive) {
+                    if (!not_c)
+                        not_c = negate(c, b, *loop);
+                    test = not_c;
+                }
+                value = constant->isZero() ? b.CreateLogicalAnd(test, v)
+                                           : b.CreateLogicalOr(test, v);
+            } else {
+                value = side_if_true ? b.CreateSelect(c, v, k) : b.CreateSelect(c, k, v);
+            }
+            phi.replaceAllUsesWith(value);
+            phi.eraseFromParent();
+        }
+        llvm::BranchInst::Create(merge, branch);
+        branch->eraseFromParent();
+        side->eraseFromParent();
+        llvm::RecursivelyDeleteTriviallyDeadInstructions(c);
+    }
+    return !sides.empty();
 }
 
 // One round over fn's work-item loops: by their guards, or by their clamps.
@@ -758,6 +905,7 @@ extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
         return false;
     // guards first; then the clamps of each copy (a guarded body's copy
     // keeps its clamps until the second round)
-    bool changed = narrow_round(fn, false);
+    bool changed = fold_short_circuits(fn);
+    changed |= narrow_round(fn, false);
     return narrow_round(fn, true) || changed;
 }

@@ -6,7 +6,8 @@
  * size and a global offset; tree reductions; work-items that return
  * before a barrier; compound guards, and/or of `==` and `!=` (a
  * stencil's `x == 0 || x == n - 1`), with wrapping offsets and with a
- * barrier. Local sizes 1, 7, 64, 256 and 1024, non-uniform
+ * barrier; kept short-circuit guards in 2D (`int oob = x < p || y < p
+ * || ...; if (!oob)`), also of the row alone (unswitched). Local sizes 1, 7, 64, 256 and 1024, non-uniform
  * global sizes; every result computed on the host. ctest runs it also
  * with CPUCL_NARROW=0. */
 #include <stdbool.h>
@@ -134,6 +135,36 @@ static const char *source =
     "    t[l] = in[g];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    if (!(l == 0 || l == m - 1 || l == a)) out[g] = t[l - 1] - t[l + 1];\n"
+    "}\n"
+    /* Short-circuit guards whose value is kept, in 2D (ffmpeg's nlmeans):
+     * the row's compares sit between the column's. */
+    "kernel void window_or(global const int *in, global int *out, int w, int h, int p)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    int oob = x - p < 0 || y - p < 0 || y + p >= h || x + p >= w;\n"
+    "    int v = x - 2 * y;\n"
+    "    if (!oob) v += in[(y - p) * w + x - p] - in[(y + p) * w + x + p] + 2 * in[y * w + x];\n"
+    "    out[y * w + x] = v;\n"
+    "}\n"
+    "kernel void window_and(global const int *in, global int *out, int w, int h, int p)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    int ok = x >= p && y >= p && y + p < h && x + p < w;\n"
+    "    int v = -1;\n"
+    "    if (ok) v = in[(y - p) * w + x] * 3 + in[(y + p) * w + x - p];\n"
+    "    out[y * w + x] = v + ok;\n"
+    "}\n"
+    /* (mixed enough that LLVM's unswitching finds the loop too large) */
+    "#define MIX(v) v = (v ^ (v >> 3)) * 747796405u + (uint)x\n"
+    "#define MIX4(v) MIX(v); MIX(v); MIX(v); MIX(v)\n"
+    "kernel void window_rows(global const int *in, global int *out, int w, int h, int p)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    int edge = y < p || y >= h - p;\n"
+    "    uint v = in[y * w + x];\n"
+    "    MIX4(v); MIX4(v); MIX4(v); MIX4(v); MIX4(v); MIX4(v);\n"
+    "    if (!edge) v += in[(y - p) * w + x] - 3 * in[(y + p) * w + x];\n"
+    "    out[y * w + x] = v;\n"
     "}\n";
 
 enum { MAX_GLOBAL = 4 * 1024, SENTINEL = -7777 };
@@ -427,6 +458,62 @@ static void check_compound(struct harness *h, cl_program program, struct buffers
     clReleaseKernel(k);
 }
 
+/* The window kernels over w x h work-items in groups of lx x ly. */
+static void check_window(struct harness *h, cl_program program, struct buffers *b, int w, int ht,
+                         size_t lx, size_t ly)
+{
+    const char *const names[] = {"window_or", "window_and", "window_rows"};
+    int radii[] = {0, 1, 3, 7, ht / 2, ht};
+    for (int which = 0; which < 3; which++) {
+        cl_kernel k = harness_kernel(program, names[which]);
+        for (size_t ri = 0; ri < sizeof radii / sizeof radii[0]; ri++) {
+            int p = radii[ri];
+            for (int y = 0; y < ht; y++)
+                for (int x = 0; x < w; x++) {
+                    bool inside = x - p >= 0 && y - p >= 0 && y + p < ht && x + p < w;
+                    const int *in = b->in;
+                    if (which == 2) {
+                        bool edge = y < p || y >= ht - p;
+                        uint32_t v = (uint32_t)in[y * w + x];
+                        for (int m = 0; m < 24; m++)
+                            v = (v ^ (v >> 3)) * 747796405u + (uint32_t)x;
+                        if (!edge)
+                            v += (uint32_t)(in[(y - p) * w + x] - 3 * in[(y + p) * w + x]);
+                        b->want[y * w + x] = (int)v;
+                        continue;
+                    }
+                    int v = which ? (inside ? in[(y - p) * w + x] * 3 + in[(y + p) * w + x - p]
+                                            : -1) + inside
+                                  : x - 2 * y + (inside ? in[(y - p) * w + x - p] -
+                                                              in[(y + p) * w + x + p] +
+                                                              2 * in[y * w + x]
+                                                        : 0);
+                    b->want[y * w + x] = v;
+                }
+            CHECK_OK(harness_args(k, 5, ARG(b->din), ARG(b->dout), ARG(w), ARG(ht), ARG(p)));
+            int sentinel = SENTINEL;
+            CHECK_OK(clEnqueueFillBuffer(h->queue, b->dout, &sentinel, sizeof sentinel, 0,
+                                         MAX_GLOBAL * sizeof(int), 0, NULL, NULL));
+            size_t global[2] = {(size_t)w, (size_t)ht}, local[2] = {lx, ly};
+            CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(h->queue, b->dout, CL_TRUE, 0, MAX_GLOBAL * sizeof(int),
+                                         b->out, 0, NULL, NULL));
+            size_t bad = 0, items = (size_t)w * (size_t)ht;
+            for (size_t i = 0; i < MAX_GLOBAL; i++) {
+                int want = i < items ? b->want[i] : SENTINEL;
+                if (b->out[i] != want && bad++ < 3)
+                    fprintf(stderr, "%s %dx%d local %zux%zu p %d: item %zu got %d want %d\n",
+                            names[which], w, ht, lx, ly, p, i, b->out[i], want);
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s %dx%d local %zux%zu p %d", names[which], w, ht, lx, ly,
+                     p);
+            CHECK_NONE_WRONG(bad, what);
+        }
+        clReleaseKernel(k);
+    }
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -456,6 +543,11 @@ int main(void)
         check_compound(&h, program, b, 0, uneven, local);
         check_compound(&h, program, b, 3, 3 * local, local);
     }
+    /* non-uniform groups in both dimensions too */
+    check_window(&h, program, b, 64, 32, 16, 4);
+    check_window(&h, program, b, 61, 13, 7, 3);
+    check_window(&h, program, b, 200, 20, 64, 1);
+    check_window(&h, program, b, 37, 50, 37, 2);
     clReleaseMemObject(b->din);
     clReleaseMemObject(b->dout);
     free(b);
