@@ -25,7 +25,10 @@
 // whole by O3, after which the work-item loop around them vectorizes), loops
 // with a barrier, an atomic or a call that is not an intrinsic or a math
 // function, and loops without floating-point work or loads, where lanes
-// gain little over the context traffic the interchange adds.
+// gain little over the context traffic the interchange adds. But a counter
+// the loop only adds to atomically (ffmpeg's nlmeans: `if (any(...))
+// atomic_inc(overflow)` in each step of a column walk) does not stop it: see
+// coalesce_atomics.
 //
 // C++ for LLVM's LoopInfo and ScalarEvolution, which the C API lacks.
 #include <llvm/Analysis/AssumptionCache.h>
@@ -43,7 +46,10 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 #include <llvm-c/Core.h>
 
 extern "C" {
@@ -66,13 +72,78 @@ bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
     return cc_is_divergent(values, count, llvm::wrap(v));
 }
 
+// Whether value is the same in every iteration of loop: made outside it,
+// or there by address arithmetic and casts of such values (`&counts[1]`
+// before LICM has run).
+bool invariant(const llvm::Value *value, const llvm::Loop *loop, unsigned depth = 0)
+{
+    if (loop->isLoopInvariant(value))
+        return true;
+    auto *inst = llvm::dyn_cast<llvm::Instruction>(value);
+    if (!inst || depth > 8 ||
+        !(llvm::isa<llvm::GetElementPtrInst>(inst) || llvm::isa<llvm::CastInst>(inst) ||
+          inst->getOpcode() == llvm::Instruction::Add ||
+          inst->getOpcode() == llvm::Instruction::Sub ||
+          inst->getOpcode() == llvm::Instruction::Mul ||
+          inst->getOpcode() == llvm::Instruction::Shl))
+        return false;
+    for (const llvm::Value *operand : inst->operands())
+        if (!invariant(operand, loop, depth + 1))
+            return false;
+    return true;
+}
+
+// An invariant value made again where b inserts (outside the loop).
+llvm::Value *rebuild(llvm::Value *value, const llvm::Loop *loop, llvm::IRBuilder<> &b)
+{
+    if (loop->isLoopInvariant(value))
+        return value;
+    auto *copy = llvm::cast<llvm::Instruction>(value)->clone();
+    for (unsigned i = 0; i < copy->getNumOperands(); i++)
+        copy->setOperand(i, rebuild(copy->getOperand(i), loop, b));
+    return b.Insert(copy);
+}
+
+// An atomic addition to (or subtraction from) one address that the loop
+// does not change, whose result is not used: a counter.
+bool is_counter(const llvm::Instruction &inst, const llvm::Loop *loop)
+{
+    auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst);
+    return rmw && rmw->use_empty() && rmw->getType()->isIntegerTy() &&
+           (rmw->getOperation() == llvm::AtomicRMWInst::Add ||
+            rmw->getOperation() == llvm::AtomicRMWInst::Sub) &&
+           invariant(rmw->getPointerOperand(), loop) && invariant(rmw->getValOperand(), loop);
+}
+
+// Whether the loop's only atomics are counters, and nothing else in it
+// orders memory (no other atomic, fence or volatile access).
+bool only_counters(const llvm::Loop *loop)
+{
+    bool any = false;
+    for (llvm::BasicBlock *bb : loop->blocks())
+        for (llvm::Instruction &inst : *bb) {
+            if (is_counter(inst, loop)) {
+                any = true;
+                continue;
+            }
+            auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+            auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+            if (inst.isAtomic() || llvm::isa<llvm::FenceInst>(inst) ||
+                (load && load->isVolatile()) || (store && store->isVolatile()))
+                return false;
+        }
+    return any;
+}
+
 // Whether the loop's work is of the kind that gains from running its
 // work-items as lanes, and nothing in it stops the interchange.
 bool suitable_body(const llvm::Loop *loop, bool (*is_barrier)(LLVMValueRef))
 {
-    bool work = false;
+    bool work = false, counters = only_counters(loop);
     for (llvm::BasicBlock *bb : loop->blocks())
         for (llvm::Instruction &inst : *bb) {
+            if (counters && is_counter(inst, loop))
+                continue;
             if (inst.isAtomic() || inst.getMetadata("cpucl.sequential"))
                 return false;
             if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
@@ -436,6 +507,65 @@ bool met_alike(llvm::BasicBlock *header, llvm::ArrayRef<llvm::BasicBlock *> cand
     return true;
 }
 
+// The counters of a loop that gets a barrier, added up per work-item in a
+// register and added to memory once, when the work-item leaves the loop
+// (if it counted anything): an atomic instruction in the loop would keep
+// the vectorizer from running the loop's iterations across the
+// work-items. The OpenCL C 1.x atomic functions make no promise about
+// when other work-items see each addition, and nothing else in the loop
+// orders memory (only_counters), so no work-item can tell the additions of
+// one visit of the loop from their sum made when it leaves; the value
+// each would have returned is not used.
+void coalesce_atomics(llvm::Function &fn, llvm::ArrayRef<llvm::Loop *> loops)
+{
+    llvm::SmallVector<llvm::AllocaInst *, 4> sums;
+    llvm::IRBuilder<> b(&*fn.getEntryBlock().getFirstInsertionPt());
+    for (llvm::Loop *loop : loops) {
+        llvm::SmallVector<llvm::AtomicRMWInst *, 4> counters;
+        for (llvm::BasicBlock *bb : loop->blocks())
+            for (llvm::Instruction &inst : *bb)
+                if (is_counter(inst, loop))
+                    counters.push_back(llvm::cast<llvm::AtomicRMWInst>(&inst));
+        llvm::SmallVector<llvm::Loop::Edge, 4> exits;
+        loop->getExitEdges(exits);
+        llvm::SmallVector<llvm::BasicBlock *, 4> flushes;
+        for (const llvm::Loop::Edge &exit : exits)
+            flushes.push_back(llvm::SplitEdge(const_cast<llvm::BasicBlock *>(exit.first),
+                                              const_cast<llvm::BasicBlock *>(exit.second)));
+        for (llvm::AtomicRMWInst *rmw : counters) {
+            llvm::Type *type = rmw->getType();
+            b.SetInsertPoint(&*fn.getEntryBlock().getFirstInsertionPt());
+            llvm::AllocaInst *sum = b.CreateAlloca(type, nullptr, "counted");
+            b.CreateStore(llvm::ConstantInt::get(type, 0), sum);
+            sums.push_back(sum);
+            b.SetInsertPoint(rmw);
+            llvm::Value *before = b.CreateLoad(type, sum);
+            b.CreateStore(rmw->getOperation() == llvm::AtomicRMWInst::Add
+                              ? b.CreateAdd(before, rmw->getValOperand())
+                              : b.CreateSub(before, rmw->getValOperand()),
+                          sum);
+            for (llvm::BasicBlock *flush : flushes) {
+                b.SetInsertPoint(flush->getTerminator());
+                llvm::Value *total = b.CreateLoad(type, sum);
+                b.CreateStore(llvm::ConstantInt::get(type, 0), sum);
+                llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(
+                    b.CreateIsNotNull(total), flush->getTerminator(), false);
+                b.SetInsertPoint(then);
+                llvm::AtomicRMWInst *add = b.CreateAtomicRMW(
+                    llvm::AtomicRMWInst::Add, rebuild(rmw->getPointerOperand(), loop, b), total,
+                    rmw->getAlign(),
+                    rmw->getOrdering(), rmw->getSyncScopeID());
+                add->setVolatile(rmw->isVolatile());
+            }
+            rmw->eraseFromParent();
+        }
+    }
+    if (sums.empty())
+        return;
+    llvm::DominatorTree dominators(fn);
+    llvm::PromoteMemToReg(sums, dominators);
+}
+
 } // namespace
 
 extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef prologue,
@@ -483,7 +613,10 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     unsigned added = 0;
     llvm::FunctionType *type = llvm::cast<llvm::Function>(llvm::unwrap(barrier))->getFunctionType();
+    llvm::SmallVector<llvm::Loop *, 8> counting;
     for (llvm::BasicBlock *header : chosen) {
+        if (only_counters(loops.getLoopFor(header)))
+            counting.push_back(loops.getLoopFor(header));
         llvm::Value *no_fence = llvm::ConstantInt::get(type->getParamType(0), 0);
         llvm::CallInst::Create(type, llvm::unwrap(barrier), {no_fence}, "",
                                header->getFirstInsertionPt());
@@ -495,6 +628,7 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         added++;
     }
     free(values); /* after the last question to `lanes` */
+    coalesce_atomics(fn, counting); /* (the loop info is not kept) */
     if (added)
         cc_scalarize_work_items(fn_ref);
     return added;

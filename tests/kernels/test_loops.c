@@ -7,7 +7,8 @@
  * memory that the group wrote before it; and kernels without barriers:
  * a bounds-checked matrix product on a grid larger than the matrix, an
  * early return, loops on both sides of a divergent branch, an outer loop
- * that work-items leave after different counts. Several local sizes, each
+ * that work-items leave after different counts; a column walk that counts
+ * atomically in its loop (ffmpeg's nlmeans). Several local sizes, each
  * result computed on the host. */
 #include <math.h>
 #include <stdbool.h>
@@ -106,7 +107,101 @@ static const char *source =
     "        b = b + rotate(t + f + (uint)r * 0x9e3779b9u, (uint)((r * 7) & 31));\n"
     "    }\n"
     "    out[i] = a ^ b ^ c;\n"
+    "}\n"
+    /* ffmpeg's nlmeans column walk: counters added to atomically in the
+     * loop (coalesced per work-item), a uniform early exit as a second exit */
+    "kernel void columns(global uint4 *img, global int *overflow, global int *counts, int width,\n"
+    "                    int height, int step)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    uint4 sum = 0;\n"
+    "    for (int i = 0; i < height; i++) {\n"
+    "        if (any((uint4)UINT_MAX - img[i * width + x] < sum))\n"
+    "            atomic_inc(overflow);\n"
+    "        if ((img[i * width + x].x & 7) == 0) atomic_sub(&counts[0], step);\n"
+    "        atomic_add(&counts[1], step);\n"
+    "        img[i * width + x] += sum;\n"
+    "        sum = img[i * width + x];\n"
+    "        if (i == step * 3) break;\n"
+    "    }\n"
     "}\n";
+
+/* columns on the host: img walked in place, the three counters */
+static void host_columns(uint32_t *img, int width, int height, int step, int counters[3])
+{
+    for (int x = 0; x < width; x++) {
+        uint32_t sum[4] = {0, 0, 0, 0};
+        for (int i = 0; i < height; i++) {
+            uint32_t *v = img + 4 * ((size_t)i * (size_t)width + (size_t)x);
+            bool over = false;
+            for (int c = 0; c < 4; c++)
+                over |= UINT32_MAX - v[c] < sum[c];
+            counters[0] += over;
+            if ((v[0] & 7) == 0)
+                counters[1] -= step;
+            counters[2] += step;
+            for (int c = 0; c < 4; c++)
+                sum[c] = v[c] += sum[c];
+            if (i == step * 3)
+                break;
+        }
+    }
+}
+
+static void check_columns(struct harness *h, cl_program program)
+{
+    enum { WIDTH = 100, HEIGHT = 50, WORDS = 4 * WIDTH * HEIGHT };
+    cl_kernel k = harness_kernel(program, "columns");
+    REQUIRE(k);
+    static uint32_t start[WORDS], want[WORDS], got[WORDS];
+    for (size_t i = 0; i < WORDS; i++)
+        start[i] = (uint32_t)(i * 2654435761u) >> (i % 3 == 0 ? 2 : 9);
+    cl_mem img = harness_buffer(h, CL_MEM_READ_WRITE, sizeof start, NULL);
+    cl_mem overflow = harness_buffer(h, CL_MEM_READ_WRITE, sizeof(int), NULL);
+    cl_mem counts = harness_buffer(h, CL_MEM_READ_WRITE, 2 * sizeof(int), NULL);
+    static const size_t locals[] = {1, 7, 64, 0};
+    static const int steps[] = {1, 5, 1000};
+    for (size_t t = 0; t < sizeof locals / sizeof locals[0]; t++)
+        for (size_t si = 0; si < sizeof steps / sizeof steps[0]; si++) {
+            int step = steps[si], width = WIDTH, height = HEIGHT, zero[3] = {0, 0, 0};
+            int counters[3] = {0, 0, 0}, got_counters[3];
+            memcpy(want, start, sizeof start);
+            host_columns(want, WIDTH, HEIGHT, step, counters);
+            CHECK_OK(clEnqueueWriteBuffer(h->queue, img, CL_TRUE, 0, sizeof start, start, 0, NULL,
+                                          NULL));
+            CHECK_OK(clEnqueueWriteBuffer(h->queue, overflow, CL_TRUE, 0, sizeof(int), zero, 0,
+                                          NULL, NULL));
+            CHECK_OK(clEnqueueWriteBuffer(h->queue, counts, CL_TRUE, 0, 2 * sizeof(int), zero, 0,
+                                          NULL, NULL));
+            harness_args(k, 6, sizeof img, &img, sizeof overflow, &overflow, sizeof counts, &counts,
+                         sizeof width, &width, sizeof height, &height, sizeof step, &step);
+            size_t global = WIDTH, local = locals[t];
+            CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, local ? &local : NULL,
+                                            0, NULL, NULL));
+            CHECK_OK(
+                clEnqueueReadBuffer(h->queue, img, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(h->queue, overflow, CL_TRUE, 0, sizeof(int),
+                                         got_counters, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(h->queue, counts, CL_TRUE, 0, 2 * sizeof(int),
+                                         got_counters + 1, 0, NULL, NULL));
+            size_t bad = 0;
+            for (size_t i = 0; i < WORDS; i++)
+                bad += got[i] != want[i];
+            for (int c = 0; c < 3; c++)
+                bad += got_counters[c] != counters[c];
+            if (bad)
+                HARNESS_FAIL("columns, local %zu, step %d: %zu wrong; counters %d %d %d, want %d "
+                             "%d %d\n",
+                             local, step, bad, got_counters[0], got_counters[1], got_counters[2],
+                             counters[0], counters[1], counters[2]);
+            else
+                harness_passed++;
+        }
+    clReleaseMemObject(img);
+    clReleaseMemObject(overflow);
+    clReleaseMemObject(counts);
+    clReleaseKernel(k);
+}
 
 static uint32_t host_rounds(uint32_t input, uint32_t i)
 {
@@ -331,6 +426,7 @@ int main(void)
             harness_passed++;
     }
     clReleaseKernel(rounds);
+    check_columns(&h, program);
     clReleaseKernel(guarded);
     clReleaseKernel(early);
     clReleaseMemObject(in);
