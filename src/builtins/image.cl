@@ -194,11 +194,16 @@ static float4 load_f(image_desc im, int x, int y, int z)
         v = (float4)(((w >> 20) & 1023) / 1023.0f, ((w >> 10) & 1023) / 1023.0f,
                      (w & 1023) / 1023.0f, 1.0f);
     } else {
+        /* written out, not a loop over n: a loop here, whose count the
+         * compiler cannot tell before a launch copy knows the format, was an
+         * inner loop of every kernel loop around a read, and kept
+         * loops.cpp from running such loops across the work-items */
         int n = stored_channels(order);
-        float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int i = 0; i < n; i++)
-            c[i] = channel_f(type, p, i);
-        v = arrange_float(order, c[0], c[1], c[2], c[3]);
+        float c0 = channel_f(type, p, 0);
+        float c1 = n > 1 ? channel_f(type, p, 1) : 0.0f;
+        float c2 = n > 2 ? channel_f(type, p, 2) : 0.0f;
+        float c3 = n > 3 ? channel_f(type, p, 3) : 0.0f;
+        v = arrange_float(order, c0, c1, c2, c3);
     }
     if (is_srgb(order))
         v = (float4)(srgb_to_linear(v.x), srgb_to_linear(v.y), srgb_to_linear(v.z), v.w);
@@ -223,11 +228,12 @@ static uint4 load_bits(image_desc im, int x, int y, int z)
 {
     const global uchar *p = pixel(im, x, y, z);
     int type = __cpucl_image_type(im), order = __cpucl_image_order(im);
-    int n = stored_channels(order);
-    uint c[4] = {0, 0, 0, 0};
-    for (int i = 0; i < n; i++)
-        c[i] = channel_bits(type, p, i);
-    return arrange_uint(order, c[0], c[1], c[2], c[3]);
+    int n = stored_channels(order); /* (written out: see load_f) */
+    uint c0 = channel_bits(type, p, 0);
+    uint c1 = n > 1 ? channel_bits(type, p, 1) : 0;
+    uint c2 = n > 2 ? channel_bits(type, p, 2) : 0;
+    uint c3 = n > 3 ? channel_bits(type, p, 3) : 0;
+    return arrange_uint(order, c0, c1, c2, c3);
 }
 
 /* --- value to pixel: the same sections, rounding to nearest even and
@@ -481,16 +487,30 @@ static bool clamped_to_edge(uint bits)
  * mode clamps to the edge or answers the border. */
 static int4 int_place(image_desc im, uint bits, int4 c, int dims, bool is_array)
 {
-    int size[3] = {__cpucl_image_width(im), __cpucl_image_height(im), __cpucl_image_depth(im)};
-    int i[4] = {c.x, c.y, c.z, 0};
-    if (clamped_to_edge(bits))
-        for (int d = 0; d < dims; d++)
-            i[d] = clamp(i[d], 0, size[d] - 1);
-    if (is_array)
-        i[dims] = clamp(i[dims], 0, __cpucl_image_array_size(im) - 1);
-    for (int d = dims + (is_array ? 1 : 0); d < 3; d++)
-        i[d] = 0;
-    return (int4)(i[0], i[1], i[2], 0);
+    /* component by component, without an array indexed by the dimension:
+     * until the optimiser has unrolled such a loop, it is a loop inside
+     * every kernel loop around a read, and the array lives in memory */
+    int4 i = (int4)(c.x, c.y, c.z, 0);
+    if (clamped_to_edge(bits)) {
+        i.x = clamp(i.x, 0, __cpucl_image_width(im) - 1);
+        if (dims > 1)
+            i.y = clamp(i.y, 0, __cpucl_image_height(im) - 1);
+        if (dims > 2)
+            i.z = clamp(i.z, 0, __cpucl_image_depth(im) - 1);
+    }
+    if (is_array) {
+        int last = __cpucl_image_array_size(im) - 1;
+        if (dims == 1)
+            i.y = clamp(i.y, 0, last);
+        else
+            i.z = clamp(i.z, 0, last);
+    }
+    int used = dims + (is_array ? 1 : 0);
+    if (used < 2)
+        i.y = 0;
+    if (used < 3)
+        i.z = 0;
+    return i;
 }
 
 /* --- the overloads: one line per image type --- *

@@ -38,6 +38,7 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
@@ -65,7 +66,7 @@ namespace
 const unsigned max_unrolled_trip_count = 64;
 const unsigned max_loop_barriers = 16;
 // the instructions a loop with a constant trip count may unroll to
-const unsigned max_unrolled_size = 4096;
+const unsigned max_unrolled_size = 16384;
 
 bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
 {
@@ -332,26 +333,41 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
     return score > 0;
 }
 
-// Marks an innermost loop with a constant trip count for full unrolling
-// when its copies stay within max_unrolled_size instructions and it meets
-// no barrier: the work-item loop around it is then innermost again, and
-// the vectorizer runs the unrolled body across the work-items. O3 unrolls
-// only up to a smaller size by itself, so a hash's 64 integer rounds
-// (`for (r = 0; r < 64; r++)` of a dozen instructions) stayed a loop, and
-// every work-item ran it alone: 185 ms for 4 Mi items, 15 ms unrolled.
-// Larger trip counts go to the interchange below, when it suits them.
+// Marks a loop with a constant trip count for full unrolling when its
+// copies stay within max_unrolled_size instructions and it meets no
+// barrier: the work-item loop around it is then innermost again, and the
+// vectorizer runs the unrolled body across the work-items. O3 unrolls only
+// up to a smaller size by itself, so a hash's 64 integer rounds (`for (r =
+// 0; r < 64; r++)` of a dozen instructions) stayed a loop, and every
+// work-item ran it alone: 185 ms for 4 Mi items, 15 ms unrolled. A nest of
+// such loops is unrolled whole too, inner ones first (`unrolled`: each
+// loop's size once unrolled): ffmpeg's deshake sums 5 x 5 products of two
+// 3 x 3 convolutions per work-item, which O3 left as a loop of 5, and the
+// work-items ran it in chunks under a mask, loading their pixels one at
+// a time. Larger trip counts go to the interchange below, when it suits
+// them.
 bool has_barrier(llvm::BasicBlock *bb, bool (*is_barrier)(LLVMValueRef));
 
-bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef))
+bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef),
+                  const llvm::LoopInfo &loops, llvm::DenseMap<const llvm::Loop *, uint64_t> &unrolled)
 {
     uint64_t size = 0;
+    for (const llvm::Loop *inner : loop->getSubLoops()) {
+        auto found = unrolled.find(inner);
+        if (found == unrolled.end())
+            return false;
+        size += found->second;
+    }
     for (llvm::BasicBlock *bb : loop->blocks()) {
+        if (loops.getLoopFor(bb) != loop)
+            continue; // (counted above)
         if (has_barrier(bb, is_barrier))
             return false;
         size += bb->size();
     }
     if (size * trips > max_unrolled_size)
         return false;
+    unrolled[loop] = size * trips;
     llvm::LLVMContext &context = loop->getHeader()->getContext();
     llvm::Metadata *full[] = {llvm::MDString::get(context, "llvm.loop.unroll.full")};
     loop->setLoopID(llvm::makePostTransformationMetadata(
@@ -583,12 +599,18 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
-    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-        if (!loop->isInnermost() || headers.size() == max_loop_barriers)
+    // Loops unrolled whole, inner ones first.
+    llvm::DenseMap<const llvm::Loop *, uint64_t> unrolled;
+    auto preorder = loops.getLoopsInPreorder();
+    for (llvm::Loop *loop : llvm::reverse(preorder)) {
+        unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (trips)
+            unroll_whole(loop, trips, is_barrier, loops, unrolled);
+    }
+    for (llvm::Loop *loop : preorder) {
+        if (!loop->isInnermost() || unrolled.count(loop) || headers.size() == max_loop_barriers)
             continue;
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips && unroll_whole(loop, trips, is_barrier))
-            continue;
         if (trips && trips <= max_unrolled_trip_count)
             continue;
         if (!suitable_body(loop, is_barrier) || !lanes.exits_alike(loop) ||
@@ -625,6 +647,14 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
         for (llvm::PHINode &phi : header->phis())
             if (lanes.same(&phi))
                 phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
+        // and those of the loops around it that the work-items run alike
+        // too (a tile's rows around the loop over its columns), which
+        // uniform.c finds divergent when an early return came before
+        for (llvm::Loop *outer = loops.getLoopFor(header)->getParentLoop();
+             outer && lanes.exits_alike(outer); outer = outer->getParentLoop())
+            for (llvm::PHINode &phi : outer->getHeader()->phis())
+                if (lanes.same(&phi))
+                    phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
         added++;
     }
     free(values); /* after the last question to `lanes` */

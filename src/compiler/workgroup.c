@@ -45,6 +45,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "compiler/internal.h"
+#include "compiler/constant_arrays.h"
 #include "compiler/loops.h"
 #include "compiler/parallel.h"
 #include "compiler/scalarize.h"
@@ -1282,6 +1283,9 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             }
             split_at = is_any_barrier;
         }
+        /* private arrays of constants (a convolution's mask) read after a
+         * barrier: one constant global, not a copy per work-item */
+        cc_share_constant_arrays(wgs[i].fn);
         unsigned added = 0;
         if (loop_barriers_wanted())
             added = cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,

@@ -124,7 +124,49 @@ static const char *source =
     "        sum = img[i * width + x];\n"
     "        if (i == step * 3) break;\n"
     "    }\n"
+    "}\n"
+    /* ffmpeg deshake's corner response: every work-item loads the whole
+     * tile (the rows' loop around the columns' one, after an early return),
+     * a barrier, then 5 x 5 products of two 3 x 3 convolutions with private
+     * masks (a nest of constant loops, unrolled whole; the masks shared) */
+    "const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+    "                       CLK_FILTER_NEAREST;\n"
+    "kernel void corners(read_only image2d_t img, global float *out)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    if (x > get_image_width(img) - 1 || y > get_image_height(img) - 1) {\n"
+    "        out[y * get_global_size(0) + x] = -1.0f;\n"
+    "        return;\n"
+    "    }\n"
+    "    float mx[3][3] = {{-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1}};\n"
+    "    float my[3][3] = {{1, 2, 1}, {0, 0, 0}, {-1, -2, -1}};\n"
+    "    local float tile[196];\n"
+    "    int gx = get_group_id(0) * get_local_size(0), gy = get_group_id(1) * get_local_size(1);\n"
+    "    for (int i = gy - 3, it = 0; i < gy + (int)get_local_size(1) + 3; i++, it++)\n"
+    "        for (int j = gx - 3, jt = 0; j < gx + (int)get_local_size(0) + 3; j++, jt++)\n"
+    "            tile[jt + it * 14] = read_imagef(img, edge, (int2)(j, i)).x;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    float sxy = 0.0f, sxx = 0.0f;\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "    for (int i = -2; i <= 2; i++)\n"
+    "        for (int j = -2; j <= 2; j++) {\n"
+    "            float dx = 0.0f, dy = 0.0f;\n"
+    "            for (int a = 0; a < 3; a++)\n"
+    "                for (int b = 0; b < 3; b++) {\n"
+    "                    float g = tile[(ly + 2 + i + a) * 14 + lx + 2 + j + b];\n"
+    "                    dx += mx[a][b] * g;\n"
+    "                    dy += my[a][b] * g;\n"
+    "                }\n"
+    "            sxy += dx * dy;\n"
+    "            sxx += dx * dx;\n"
+    "        }\n"
+    "    out[y * get_image_width(img) + x] = sxy - 0.04f * sxx;\n"
     "}\n";
+
+static bool near(float got, float want)
+{
+    return fabsf(got - want) <= 1e-3f * fmaxf(1.0f, fabsf(want));
+}
 
 /* columns on the host: img walked in place, the three counters */
 static void host_columns(uint32_t *img, int width, int height, int step, int counters[3])
@@ -203,6 +245,65 @@ static void check_columns(struct harness *h, cl_program program)
     clReleaseKernel(k);
 }
 
+/* corners on the host: an 8 x 8 group's work-item (x, y) of a w x h image */
+static float host_corners(const float *img, int w, int h, int x, int y)
+{
+    static const float mx[3][3] = {{-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1}};
+    static const float my[3][3] = {{1, 2, 1}, {0, 0, 0}, {-1, -2, -1}};
+    float sxy = 0.0f, sxx = 0.0f;
+    for (int i = -2; i <= 2; i++)
+        for (int j = -2; j <= 2; j++) {
+            float dx = 0.0f, dy = 0.0f;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) {
+                    int py = y + i + a - 1, px = x + j + b - 1;
+                    py = py < 0 ? 0 : py >= h ? h - 1 : py;
+                    px = px < 0 ? 0 : px >= w ? w - 1 : px;
+                    float g = img[py * w + px];
+                    dx += mx[a][b] * g;
+                    dy += my[a][b] * g;
+                }
+            sxy += dx * dy;
+            sxx += dx * dx;
+        }
+    return sxy - 0.04f * sxx;
+}
+
+static void check_corners(struct harness *h, cl_program program)
+{
+    enum { W = 40, H = 24 };
+    cl_kernel k = harness_kernel(program, "corners");
+    REQUIRE(k);
+    static float img[W * H], got[W * H];
+    for (int i = 0; i < W * H; i++)
+        img[i] = (float)((i * 37 + (i / W) * 11) % 17) * 0.25f;
+    cl_image_format format = {CL_R, CL_FLOAT};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
+    cl_int err;
+    cl_mem image = clCreateImage(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format,
+                                 &desc, img, &err);
+    CHECK_OK(err);
+    cl_mem out = harness_buffer(h, CL_MEM_READ_WRITE, sizeof got, NULL);
+    harness_args(k, 2, sizeof image, &image, sizeof out, &out);
+    size_t global[2] = {W, H}, local[2] = {8, 8};
+    for (int launch = 0; launch < 4; launch++) { /* past the launch copies' threshold */
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        int bad = -1;
+        for (int i = 0; i < W * H && bad < 0; i++)
+            if (!near(got[i], host_corners(img, W, H, i % W, i / W)))
+                bad = i;
+        if (bad >= 0)
+            HARNESS_FAIL("corners, launch %d: [%d] = %g, want %g\n", launch, bad, got[bad],
+                         host_corners(img, W, H, bad % W, bad / W));
+        else
+            harness_passed++;
+    }
+    clReleaseMemObject(image);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
 static uint32_t host_rounds(uint32_t input, uint32_t i)
 {
     uint32_t a = input, b = 0xefcdab89u ^ i, c = 0x98badcfeu;
@@ -265,10 +366,6 @@ static float host_early(int n, const float *a, int i)
     return s;
 }
 
-static bool near(float got, float want)
-{
-    return fabsf(got - want) <= 1e-3f * fmaxf(1.0f, fabsf(want));
-}
 
 int main(void)
 {
@@ -427,6 +524,7 @@ int main(void)
     }
     clReleaseKernel(rounds);
     check_columns(&h, program);
+    check_corners(&h, program);
     clReleaseKernel(guarded);
     clReleaseKernel(early);
     clReleaseMemObject(in);
