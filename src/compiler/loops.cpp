@@ -66,7 +66,10 @@ namespace
 const unsigned max_unrolled_trip_count = 64;
 const unsigned max_loop_barriers = 16;
 // the instructions a loop with a constant trip count may unroll to
-const unsigned max_unrolled_size = 16384;
+const unsigned max_unrolled_size = 4096;
+// the same for a nest, counted before O3 has simplified anything: the
+// unoptimised body of an inner loop is several times what it becomes
+const unsigned max_unrolled_nest_size = 16384;
 
 bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
 {
@@ -334,7 +337,8 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
 }
 
 // Marks a loop with a constant trip count for full unrolling when its
-// copies stay within max_unrolled_size instructions and it meets no
+// copies stay within max_unrolled_size instructions (a nest:
+// max_unrolled_nest_size) and it meets no
 // barrier: the work-item loop around it is then innermost again, and the
 // vectorizer runs the unrolled body across the work-items. O3 unrolls only
 // up to a smaller size by itself, so a hash's 64 integer rounds (`for (r =
@@ -365,7 +369,7 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
             return false;
         size += bb->size();
     }
-    if (size * trips > max_unrolled_size)
+    if (size * trips > (loop->isInnermost() ? max_unrolled_size : max_unrolled_nest_size))
         return false;
     unrolled[loop] = size * trips;
     llvm::LLVMContext &context = loop->getHeader()->getContext();
