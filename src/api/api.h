@@ -97,8 +97,6 @@ cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags fla
 /* Memory for a buffer, image or SVM allocation of `size` bytes, aligned to
  * `alignment` (a power of two) or more, freed with free(); NULL when out
  * of memory. Large ones are asked to be backed by huge pages. */
-void *api_alloc_storage(size_t size, size_t alignment);
-
 /* A copy of rows x slices rows of row_bytes between two pitched regions,
  * run on the workers; NULL when memory is short. */
 struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,

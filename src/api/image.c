@@ -290,7 +290,7 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         mem->storage = NULL;
         describe(mem, element_size); /* computes the size */
         size_t rounded = (mem->size + 127) & ~(size_t)127;
-        mem->storage = api_alloc_storage(rounded, 128);
+        mem->storage = rt_alloc_storage(rounded, 128);
         if (!mem->storage) {
             err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
             goto fail_release;

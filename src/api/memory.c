@@ -1,6 +1,5 @@
 /* memory.c - buffers and sub-buffers (API spec 5.2, 5.4). */
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "api/api.h"
 
@@ -82,7 +81,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         mem->storage = host_ptr;
         mem->uses_svm_pointer = svm_room != 0;
     } else {
-        mem->storage = api_alloc_storage(size, 128);
+        mem->storage = rt_alloc_storage(size, 128);
         if (!mem->storage || (num_properties && !mem->properties)) {
             rt_object_release(RT_OBJ(mem));
             err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
@@ -111,27 +110,6 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
                              cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret)
 {
     return create_buffer(context, flags, size, host_ptr, properties, errcode_ret);
-}
-
-/* Buffers of 4 MiB and more are aligned to 2 MiB, rounded up to a multiple
- * of it (at most a third more), and given MADV_HUGEPAGE: where the kernel
- * makes transparent huge pages only on request ("madvise", Debian's
- * default), kernels streaming through hundreds of MiB otherwise take a TLB
- * miss every 4 KiB (triad over 3 x 256 MiB: 26-28 -> 32-35 GB/s alone). */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-void *api_alloc_storage(size_t size, size_t alignment)
-{
-    bool huge = size >= 2 * HUGE_PAGE;
-    if (huge && alignment < HUGE_PAGE)
-        alignment = HUGE_PAGE;
-    size_t rounded = (size + alignment - 1) & ~(alignment - 1);
-    if (rounded < size)
-        return NULL;
-    void *storage = aligned_alloc(alignment, rounded);
-    if (storage && huge)
-        madvise(storage, rounded, MADV_HUGEPAGE); /* a hint: failing costs nothing */
-    return storage;
 }
 
 /* 5.2.2: a sub-buffer inherits what its flags do not say, and may not ask

@@ -63,8 +63,7 @@ clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
         goto fail;
     }
     mem->size = size;
-    mem->storage =
-        aligned_alloc(CC_PIPE_PACKET_ALIGNMENT, round_up(size, CC_PIPE_PACKET_ALIGNMENT));
+    mem->storage = rt_alloc_storage(round_up(size, CC_PIPE_PACKET_ALIGNMENT), CC_PIPE_PACKET_ALIGNMENT);
     if (!mem->storage) {
         rt_object_release(RT_OBJ(mem));
         err = CL_MEM_OBJECT_ALLOCATION_FAILURE;

@@ -48,10 +48,10 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
     if ((alignment & (alignment - 1)) || alignment > SVM_MAX_ALIGNMENT)
         return NULL;
     struct rt_svm_allocation *allocation = malloc(sizeof *allocation);
-    char *pointer = api_alloc_storage(size, SVM_MAX_ALIGNMENT);
+    char *pointer = rt_alloc_storage(size, SVM_MAX_ALIGNMENT);
     if (!allocation || !pointer) {
         free(allocation);
-        free(pointer);
+        rt_free_storage(pointer);
         return NULL;
     }
     allocation->pointer = pointer;
@@ -78,7 +78,7 @@ static void svm_free(cl_context context, void *pointer)
     /* 5.6.1: a pointer clSVMAlloc did not return (for this context) is left
      * alone rather than passed to free(). */
     if (found) {
-        free(found->pointer);
+        rt_free_storage(found->pointer);
         free(found);
     }
 }

@@ -194,16 +194,11 @@ static float4 load_f(image_desc im, int x, int y, int z)
         v = (float4)(((w >> 20) & 1023) / 1023.0f, ((w >> 10) & 1023) / 1023.0f,
                      (w & 1023) / 1023.0f, 1.0f);
     } else {
-        /* written out, not a loop over n: a loop here, whose count the
-         * compiler cannot tell before a launch copy knows the format, was an
-         * inner loop of every kernel loop around a read, and kept
-         * loops.cpp from running such loops across the work-items */
         int n = stored_channels(order);
-        float c0 = channel_f(type, p, 0);
-        float c1 = n > 1 ? channel_f(type, p, 1) : 0.0f;
-        float c2 = n > 2 ? channel_f(type, p, 2) : 0.0f;
-        float c3 = n > 3 ? channel_f(type, p, 3) : 0.0f;
-        v = arrange_float(order, c0, c1, c2, c3);
+        float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < n; i++)
+            c[i] = channel_f(type, p, i);
+        v = arrange_float(order, c[0], c[1], c[2], c[3]);
     }
     if (is_srgb(order))
         v = (float4)(srgb_to_linear(v.x), srgb_to_linear(v.y), srgb_to_linear(v.z), v.w);
@@ -228,12 +223,11 @@ static uint4 load_bits(image_desc im, int x, int y, int z)
 {
     const global uchar *p = pixel(im, x, y, z);
     int type = __cpucl_image_type(im), order = __cpucl_image_order(im);
-    int n = stored_channels(order); /* (written out: see load_f) */
-    uint c0 = channel_bits(type, p, 0);
-    uint c1 = n > 1 ? channel_bits(type, p, 1) : 0;
-    uint c2 = n > 2 ? channel_bits(type, p, 2) : 0;
-    uint c3 = n > 3 ? channel_bits(type, p, 3) : 0;
-    return arrange_uint(order, c0, c1, c2, c3);
+    int n = stored_channels(order);
+    uint c[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++)
+        c[i] = channel_bits(type, p, i);
+    return arrange_uint(order, c[0], c[1], c[2], c[3]);
 }
 
 /* --- value to pixel: the same sections, rounding to nearest even and

@@ -36,7 +36,7 @@ static void destroy_context(cl_context context)
     /* 5.6.1: SVM memory the application did not free goes with its context. */
     while (context->svm_allocations) {
         struct rt_svm_allocation *next = context->svm_allocations->next;
-        free(context->svm_allocations->pointer);
+        rt_free_storage(context->svm_allocations->pointer);
         free(context->svm_allocations);
         context->svm_allocations = next;
     }
@@ -86,7 +86,7 @@ static void destroy_mem(cl_mem mem)
         mem->mappings = next;
     }
     if (mem->internal_flags & RT_MEM_OWNS_STORAGE)
-        free(mem->storage);
+        rt_free_storage(mem->storage);
     if (mem->parent)
         rt_object_unhold(RT_OBJ(mem->parent));
     free(mem->properties);

@@ -93,6 +93,12 @@ struct rt_mapping {
 
 enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1 };
 
+/* Zeroed storage of `size` bytes aligned to `alignment` (a power of two;
+ * 2 MiB for 4 MiB and more), NULL when memory is short; freed only by
+ * rt_free_storage (storage.c). */
+void *rt_alloc_storage(size_t size, size_t alignment);
+void rt_free_storage(void *storage);
+
 struct _cl_mem {
     struct rt_object obj;
     cl_context context;
