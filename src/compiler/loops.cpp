@@ -67,9 +67,6 @@ const unsigned max_unrolled_trip_count = 64;
 const unsigned max_loop_barriers = 16;
 // the instructions a loop with a constant trip count may unroll to
 const unsigned max_unrolled_size = 4096;
-// the same for a nest, counted before O3 has simplified anything: the
-// unoptimised body of an inner loop is several times what it becomes
-const unsigned max_unrolled_nest_size = 16384;
 
 bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
 {
@@ -336,20 +333,19 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
     return score > 0;
 }
 
-// Marks a loop with a constant trip count for full unrolling when its
-// copies stay within max_unrolled_size instructions (a nest:
-// max_unrolled_nest_size) and it meets no
-// barrier: the work-item loop around it is then innermost again, and the
-// vectorizer runs the unrolled body across the work-items. O3 unrolls only
-// up to a smaller size by itself, so a hash's 64 integer rounds (`for (r =
-// 0; r < 64; r++)` of a dozen instructions) stayed a loop, and every
-// work-item ran it alone: 185 ms for 4 Mi items, 15 ms unrolled. A nest of
-// such loops is unrolled whole too, inner ones first (`unrolled`: each
-// loop's size once unrolled): ffmpeg's deshake sums 5 x 5 products of two
-// 3 x 3 convolutions per work-item, which O3 left as a loop of 5, and the
-// work-items ran it in chunks under a mask, loading their pixels one at
-// a time. Larger trip counts go to the interchange below, when it suits
-// them.
+// Marks an innermost loop with a constant trip count for full unrolling
+// when its copies stay within max_unrolled_size instructions and it meets
+// no barrier: the work-item loop around it is then innermost again, and
+// the vectorizer runs the unrolled body across the work-items. O3 unrolls
+// only up to a smaller size by itself, so a hash's 64 integer rounds
+// (`for (r = 0; r < 64; r++)` of a dozen instructions) stayed a loop, and
+// every work-item ran it alone: 185 ms for 4 Mi items, 15 ms unrolled.
+// Larger trip counts go to the interchange below, when it suits them.
+// (Nests of such loops unrolled whole, inner ones first, made ffmpeg
+// deshake's 5 x 5 sums of 3 x 3 convolutions 129 -> 114 ms a launch, but
+// CLBlast's complex XgemmDirect then computed wrong results unless its
+// float2 values stayed whole (CPUCL_SCALARIZE=0); withdrawn, not yet
+// understood.)
 bool has_barrier(llvm::BasicBlock *bb, bool (*is_barrier)(LLVMValueRef));
 
 bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef),
@@ -369,7 +365,7 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
             return false;
         size += bb->size();
     }
-    if (size * trips > (loop->isInnermost() ? max_unrolled_size : max_unrolled_nest_size))
+    if (size * trips > max_unrolled_size)
         return false;
     unrolled[loop] = size * trips;
     llvm::LLVMContext &context = loop->getHeader()->getContext();
@@ -603,12 +599,12 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
-    // Loops unrolled whole, inner ones first.
+    // innermost loops unrolled whole
     llvm::DenseMap<const llvm::Loop *, uint64_t> unrolled;
     auto preorder = loops.getLoopsInPreorder();
-    for (llvm::Loop *loop : llvm::reverse(preorder)) {
+    for (llvm::Loop *loop : preorder) {
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips)
+        if (trips && loop->isInnermost())
             unroll_whole(loop, trips, is_barrier, loops, unrolled);
     }
     for (llvm::Loop *loop : preorder) {
