@@ -38,7 +38,6 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
-#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
@@ -344,30 +343,20 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
 // (Nests of such loops unrolled whole, inner ones first, made ffmpeg
 // deshake's 5 x 5 sums of 3 x 3 convolutions 129 -> 114 ms a launch, but
 // CLBlast's complex XgemmDirect then computed wrong results unless its
-// float2 values stayed whole (CPUCL_SCALARIZE=0); withdrawn, not yet
-// understood.)
+// float2 values stayed whole (CPUCL_SCALARIZE=0): withdrawn until that is
+// understood; commit 1d511c6 has it.)
 bool has_barrier(llvm::BasicBlock *bb, bool (*is_barrier)(LLVMValueRef));
 
-bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef),
-                  const llvm::LoopInfo &loops, llvm::DenseMap<const llvm::Loop *, uint64_t> &unrolled)
+bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef))
 {
     uint64_t size = 0;
-    for (const llvm::Loop *inner : loop->getSubLoops()) {
-        auto found = unrolled.find(inner);
-        if (found == unrolled.end())
-            return false;
-        size += found->second;
-    }
     for (llvm::BasicBlock *bb : loop->blocks()) {
-        if (loops.getLoopFor(bb) != loop)
-            continue; // (counted above)
         if (has_barrier(bb, is_barrier))
             return false;
         size += bb->size();
     }
     if (size * trips > max_unrolled_size)
         return false;
-    unrolled[loop] = size * trips;
     llvm::LLVMContext &context = loop->getHeader()->getContext();
     llvm::Metadata *full[] = {llvm::MDString::get(context, "llvm.loop.unroll.full")};
     loop->setLoopID(llvm::makePostTransformationMetadata(
@@ -599,18 +588,12 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
-    // innermost loops unrolled whole
-    llvm::DenseMap<const llvm::Loop *, uint64_t> unrolled;
-    auto preorder = loops.getLoopsInPreorder();
-    for (llvm::Loop *loop : preorder) {
-        unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips && loop->isInnermost())
-            unroll_whole(loop, trips, is_barrier, loops, unrolled);
-    }
-    for (llvm::Loop *loop : preorder) {
-        if (!loop->isInnermost() || unrolled.count(loop) || headers.size() == max_loop_barriers)
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        if (!loop->isInnermost() || headers.size() == max_loop_barriers)
             continue;
         unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (trips && unroll_whole(loop, trips, is_barrier))
+            continue;
         if (trips && trips <= max_unrolled_trip_count)
             continue;
         if (!suitable_body(loop, is_barrier) || !lanes.exits_alike(loop) ||
