@@ -28,6 +28,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm-c/Core.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "compiler/constant_arrays.h"
@@ -37,18 +38,17 @@ namespace
 
 const uint64_t max_bytes = 4096;
 
-// An access to the array: an instruction, the byte offset of the pointer
-// it uses (when known), and whether it writes.
-struct Access {
+// A write to the array: a store of a constant or a memset, at a byte
+// offset known here.
+struct Write {
     llvm::Instruction *inst;
     int64_t offset;
-    bool known;
 };
 
 // Collects every use of `pointer` (the array plus `offset` bytes): loads,
 // stores of constants, memsets, lifetime markers; false on anything else.
 bool collect(llvm::Value *pointer, int64_t offset, bool known, const llvm::DataLayout &layout,
-             std::vector<Access> &reads, std::vector<Access> &writes,
+             std::vector<llvm::Instruction *> &reads, std::vector<Write> &writes,
              std::vector<llvm::Instruction *> &markers, unsigned depth = 0)
 {
     if (depth > 8)
@@ -66,19 +66,19 @@ bool collect(llvm::Value *pointer, int64_t offset, bool known, const llvm::DataL
         } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
             if (load->isVolatile())
                 return false;
-            reads.push_back({inst, offset, known});
+            reads.push_back(inst);
         } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(inst)) {
             llvm::Value *value = store->getValueOperand();
             if (store->isVolatile() || value == pointer || !known ||
                 !(llvm::isa<llvm::ConstantInt>(value) || llvm::isa<llvm::ConstantFP>(value)))
                 return false;
-            writes.push_back({inst, offset, known});
+            writes.push_back({inst, offset});
         } else if (auto *set = llvm::dyn_cast<llvm::MemSetInst>(inst)) {
             if (!known || set->getDest() != pointer || set->isVolatile() ||
                 !llvm::isa<llvm::ConstantInt>(set->getValue()) ||
                 !llvm::isa<llvm::ConstantInt>(set->getLength()))
                 return false;
-            writes.push_back({inst, offset, known});
+            writes.push_back({inst, offset});
         } else if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(inst)) {
             if (!intrinsic->isLifetimeStartOrEnd())
                 return false;
@@ -108,47 +108,42 @@ bool share(llvm::AllocaInst *array, const llvm::DominatorTree &tree)
     if (!size || size->isScalable() || size->getFixedValue() == 0 ||
         size->getFixedValue() > max_bytes || !array->isStaticAlloca())
         return false;
-    std::vector<Access> reads, writes;
+    std::vector<llvm::Instruction *> reads;
+    std::vector<Write> writes;
     std::vector<llvm::Instruction *> markers;
     if (!collect(array, 0, true, layout, reads, writes, markers) || writes.empty() ||
         reads.empty())
         return false;
-    // every write in one block; every read after the last of them
+    // every write in one block, in program order; every read after the
+    // last of them
     llvm::BasicBlock *block = writes[0].inst->getParent();
-    llvm::Instruction *last = writes[0].inst;
-    for (const Access &w : writes) {
+    for (const Write &w : writes)
         if (w.inst->getParent() != block)
             return false;
-        if (last->comesBefore(w.inst))
-            last = w.inst;
-    }
-    for (const Access &r : reads)
-        if (!tree.dominates(last, r.inst))
+    std::sort(writes.begin(), writes.end(),
+              [](const Write &a, const Write &b) { return a.inst->comesBefore(b.inst); });
+    for (llvm::Instruction *read : reads)
+        if (!tree.dominates(writes.back().inst, read))
             return false;
 
-    // the bytes, the writes replayed in program order
+    // the bytes, the writes replayed
     std::vector<uint8_t> bytes(size->getFixedValue(), 0);
-    for (llvm::Instruction &inst : *block) {
-        for (const Access &w : writes) {
-            if (w.inst != &inst)
-                continue;
-            if (auto *set = llvm::dyn_cast<llvm::MemSetInst>(&inst)) {
-                uint64_t length = llvm::cast<llvm::ConstantInt>(set->getLength())->getZExtValue();
-                uint64_t fill = llvm::cast<llvm::ConstantInt>(set->getValue())->getZExtValue();
-                if (w.offset < 0 || (uint64_t)w.offset + length > bytes.size())
-                    return false;
-                for (uint64_t i = 0; i < length; i++)
-                    bytes[w.offset + i] = (uint8_t)fill;
-                continue;
-            }
-            llvm::Value *value = llvm::cast<llvm::StoreInst>(&inst)->getValueOperand();
-            llvm::APInt bits = llvm::isa<llvm::ConstantInt>(value)
-                                   ? llvm::cast<llvm::ConstantInt>(value)->getValue()
-                                   : llvm::cast<llvm::ConstantFP>(value)->getValueAPF().bitcastToAPInt();
-            if (bits.getBitWidth() % 8 ||
-                !put(bytes, w.offset, bits, layout.getTypeStoreSize(value->getType())))
+    for (const Write &w : writes) {
+        if (auto *set = llvm::dyn_cast<llvm::MemSetInst>(w.inst)) {
+            uint64_t length = llvm::cast<llvm::ConstantInt>(set->getLength())->getZExtValue();
+            uint64_t fill = llvm::cast<llvm::ConstantInt>(set->getValue())->getZExtValue();
+            if (w.offset < 0 || (uint64_t)w.offset + length > bytes.size())
                 return false;
+            std::fill_n(bytes.begin() + w.offset, length, (uint8_t)fill);
+            continue;
         }
+        llvm::Value *value = llvm::cast<llvm::StoreInst>(w.inst)->getValueOperand();
+        llvm::APInt bits = llvm::isa<llvm::ConstantInt>(value)
+                               ? llvm::cast<llvm::ConstantInt>(value)->getValue()
+                               : llvm::cast<llvm::ConstantFP>(value)->getValueAPF().bitcastToAPInt();
+        if (bits.getBitWidth() % 8 ||
+            !put(bytes, w.offset, bits, layout.getTypeStoreSize(value->getType())))
+            return false;
     }
 
     llvm::LLVMContext &context = fn.getContext();
@@ -159,7 +154,7 @@ bool share(llvm::AllocaInst *array, const llvm::DominatorTree &tree)
         array->getType()->getPointerAddressSpace());
     global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     global->setAlignment(array->getAlign());
-    for (const Access &w : writes)
+    for (const Write &w : writes)
         w.inst->eraseFromParent();
     for (llvm::Instruction *marker : markers)
         marker->eraseFromParent();

@@ -512,9 +512,10 @@ bool met_alike(llvm::BasicBlock *header, llvm::ArrayRef<llvm::BasicBlock *> cand
     return true;
 }
 
-// The counters of a loop that gets a barrier, added up per work-item in a
-// register and added to memory once, when the work-item leaves the loop
-// (if it counted anything): an atomic instruction in the loop would keep
+// The counters of each loop that got a barrier (suitable_body let no other
+// atomic through), added up per work-item in a register and added to
+// memory once, when the work-item leaves the loop (if it counted
+// anything): an atomic instruction in the loop would keep
 // the vectorizer from running the loop's iterations across the
 // work-items. The OpenCL C 1.x atomic functions make no promise about
 // when other work-items see each addition, and nothing else in the loop
@@ -531,6 +532,8 @@ void coalesce_atomics(llvm::Function &fn, llvm::ArrayRef<llvm::Loop *> loops)
             for (llvm::Instruction &inst : *bb)
                 if (is_counter(inst, loop))
                     counters.push_back(llvm::cast<llvm::AtomicRMWInst>(&inst));
+        if (counters.empty())
+            continue;
         llvm::SmallVector<llvm::Loop::Edge, 4> exits;
         loop->getExitEdges(exits);
         llvm::SmallVector<llvm::BasicBlock *, 4> flushes;
@@ -618,30 +621,26 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     unsigned added = 0;
     llvm::FunctionType *type = llvm::cast<llvm::Function>(llvm::unwrap(barrier))->getFunctionType();
-    llvm::SmallVector<llvm::Loop *, 8> counting;
+    llvm::SmallVector<llvm::Loop *, 8> barrier_loops;
     for (llvm::BasicBlock *header : chosen) {
-        if (only_counters(loops.getLoopFor(header)))
-            counting.push_back(loops.getLoopFor(header));
+        barrier_loops.push_back(loops.getLoopFor(header));
         llvm::Value *no_fence = llvm::ConstantInt::get(type->getParamType(0), 0);
         llvm::CallInst::Create(type, llvm::unwrap(barrier), {no_fence}, "",
                                header->getFirstInsertionPt());
         // the loop's counters, for uniform.c (regions.c keeps them once
-        // per group: a broadcast in the vectorized loop, not a gather)
-        for (llvm::PHINode &phi : header->phis())
-            if (lanes.same(&phi))
-                phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
-        // and those of the loops around it that the work-items run alike
-        // too (a tile's rows around the loop over its columns), which
-        // uniform.c finds divergent when an early return came before
-        for (llvm::Loop *outer = loops.getLoopFor(header)->getParentLoop();
-             outer && lanes.exits_alike(outer); outer = outer->getParentLoop())
-            for (llvm::PHINode &phi : outer->getHeader()->phis())
+        // per group: a broadcast in the vectorized loop, not a gather), and
+        // those of the loops around it that the work-items run alike too (a
+        // tile's rows around the loop over its columns), which uniform.c
+        // finds divergent when an early return came before
+        for (llvm::Loop *loop = loops.getLoopFor(header); loop && lanes.exits_alike(loop);
+             loop = loop->getParentLoop())
+            for (llvm::PHINode &phi : loop->getHeader()->phis())
                 if (lanes.same(&phi))
                     phi.setMetadata(CC_LOCKSTEP_KIND, llvm::MDNode::get(fn.getContext(), {}));
         added++;
     }
     free(values); /* after the last question to `lanes` */
-    coalesce_atomics(fn, counting); /* (the loop info is not kept) */
+    coalesce_atomics(fn, barrier_loops); /* (the loop info is not kept) */
     if (added)
         cc_scalarize_work_items(fn_ref);
     return added;

@@ -58,6 +58,11 @@
 // in an `or`, true in an `and`); else the original loop runs, as for a
 // wrap.
 //
+// Before the rounds, fold_short_circuits turns a short-circuit `||` or
+// `&&` whose value a kernel keeps (`int oob = x < p || ...; if (!oob)`),
+// which reaches the loop as a triangle and an i1 phi, into an and/or tree
+// the guards can be made of.
+//
 // Clamps, in a second round over the loops (the guards' copies included):
 // a minimum or maximum of A = (C + iv) mod 2^w and a loop-invariant U
 // returns A exactly where `A <= U` holds (`>=` for a maximum; signed or
@@ -755,11 +760,11 @@ llvm::Value *negate(llvm::Value *value, llvm::IRBuilder<> &b, llvm::Loop &loop,
 {
     using namespace llvm::PatternMatch;
     llvm::Value *x, *y, *result;
-    if (depth < 2 * MAX_LEAVES && match(value, m_Not(m_Value(x))))
-        return x;
     auto *compare = llvm::dyn_cast<llvm::ICmpInst>(value);
     if (depth >= 2 * MAX_LEAVES)
         result = b.CreateNot(value);
+    else if (match(value, m_Not(m_Value(x))))
+        return x;
     else if (compare)
         result = b.CreateICmp(compare->getInversePredicate(), compare->getOperand(0),
                               compare->getOperand(1));
