@@ -227,6 +227,13 @@ bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
 bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,
                              size_t num_calls);
 
+/* context_scopes.c: alias scopes telling LLVM that the per-work-item
+ * arrays regions.c keeps in the context (homes[k], array k's address in
+ * region function fn) are disjoint from each other and from global,
+ * constant and local memory. False when out of memory. */
+bool cc_scope_context_arrays(LLVMValueRef fn, const char *kernel_name, const LLVMValueRef *homes,
+                             size_t count);
+
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the
  * code between barriers; *per_item gets the bytes each work-item keeps

@@ -38,6 +38,7 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Dominators.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
@@ -66,6 +67,9 @@ const unsigned max_unrolled_trip_count = 64;
 const unsigned max_loop_barriers = 16;
 // the instructions a loop with a constant trip count may unroll to
 const unsigned max_unrolled_size = 4096;
+// the same for a nest, counted before O3 has simplified anything: the
+// unoptimised body of an inner loop is several times what it becomes
+const unsigned max_unrolled_nest_size = 16384;
 
 bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
 {
@@ -332,31 +336,45 @@ bool accesses_favour_lanes(const llvm::Loop *loop, llvm::ScalarEvolution &evolut
     return score > 0;
 }
 
-// Marks an innermost loop with a constant trip count for full unrolling
-// when its copies stay within max_unrolled_size instructions and it meets
-// no barrier: the work-item loop around it is then innermost again, and
-// the vectorizer runs the unrolled body across the work-items. O3 unrolls
-// only up to a smaller size by itself, so a hash's 64 integer rounds
-// (`for (r = 0; r < 64; r++)` of a dozen instructions) stayed a loop, and
-// every work-item ran it alone: 185 ms for 4 Mi items, 15 ms unrolled.
-// Larger trip counts go to the interchange below, when it suits them.
-// (Nests of such loops unrolled whole, inner ones first, made ffmpeg
-// deshake's 5 x 5 sums of 3 x 3 convolutions 129 -> 114 ms a launch, but
-// CLBlast's complex XgemmDirect then computed wrong results unless its
-// float2 values stayed whole (CPUCL_SCALARIZE=0): withdrawn until that is
-// understood; commit 1d511c6 has it.)
+// Marks a loop with a constant trip count for full unrolling when its
+// copies stay within max_unrolled_size instructions (a nest:
+// max_unrolled_nest_size) and it meets no barrier: the work-item loop
+// around it is then innermost again, and the vectorizer runs the unrolled
+// body across the work-items. O3 unrolls only up to a smaller size by
+// itself, so a hash's 64 integer rounds (`for (r = 0; r < 64; r++)` of a
+// dozen instructions) stayed a loop, and every work-item ran it alone:
+// 185 ms for 4 Mi items, 15 ms unrolled. A nest of such loops is unrolled
+// whole too, inner ones first (`unrolled`: each loop's size once
+// unrolled): ffmpeg's deshake sums 5 x 5 products of two 3 x 3
+// convolutions per work-item, which O3 left as a loop of 5, and the
+// work-items ran it in chunks under a mask, loading their pixels one at a
+// time. (Unrolled nests once made CLBlast's complex XgemmDirect wrong: the
+// vectorizer reordered a work-item's reloads of its private arrays, see
+// item_order.cpp and context_scopes.c.) Larger trip counts go to the
+// interchange below, when it suits them.
 bool has_barrier(llvm::BasicBlock *bb, bool (*is_barrier)(LLVMValueRef));
 
-bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef))
+bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValueRef),
+                  const llvm::LoopInfo &loops,
+                  llvm::DenseMap<const llvm::Loop *, uint64_t> &unrolled)
 {
     uint64_t size = 0;
+    for (const llvm::Loop *inner : loop->getSubLoops()) {
+        auto found = unrolled.find(inner);
+        if (found == unrolled.end())
+            return false;
+        size += found->second;
+    }
     for (llvm::BasicBlock *bb : loop->blocks()) {
+        if (loops.getLoopFor(bb) != loop)
+            continue; // (counted above)
         if (has_barrier(bb, is_barrier))
             return false;
         size += bb->size();
     }
-    if (size * trips > max_unrolled_size)
+    if (size * trips > (loop->isInnermost() ? max_unrolled_size : max_unrolled_nest_size))
         return false;
+    unrolled[loop] = size * trips;
     llvm::LLVMContext &context = loop->getHeader()->getContext();
     llvm::Metadata *full[] = {llvm::MDString::get(context, "llvm.loop.unroll.full")};
     loop->setLoopID(llvm::makePostTransformationMetadata(
@@ -591,12 +609,18 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
 
     Lanes lanes(loops, values, count);
     llvm::SmallVector<llvm::BasicBlock *, 8> headers;
-    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-        if (!loop->isInnermost() || headers.size() == max_loop_barriers)
+    // Loops unrolled whole, inner ones first.
+    llvm::DenseMap<const llvm::Loop *, uint64_t> unrolled;
+    auto preorder = loops.getLoopsInPreorder();
+    for (llvm::Loop *loop : llvm::reverse(preorder)) {
+        unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (trips)
+            unroll_whole(loop, trips, is_barrier, loops, unrolled);
+    }
+    for (llvm::Loop *loop : preorder) {
+        if (!loop->isInnermost() || unrolled.count(loop) || headers.size() == max_loop_barriers)
             continue;
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips && unroll_whole(loop, trips, is_barrier))
-            continue;
         if (trips && trips <= max_unrolled_trip_count)
             continue;
         if (!suitable_body(loop, is_barrier) || !lanes.exits_alike(loop) ||

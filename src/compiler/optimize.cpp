@@ -16,7 +16,8 @@
 // turns both off), narrowing, divergent inner loops in chunks of lanes
 // (divergent.cpp), float sums of one count four work-items at a time
 // (jam.cpp), addresses counted from the group's first work-item
-// (group_addresses.cpp), then the width of some loops (below); and
+// (group_addresses.cpp), then the width of some loops (below), then the
+// parallel mark taken off loops it would make wrong (item_order.cpp); and
 // int64_vectors.cpp's,
 // half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
 #include <llvm/Analysis/LoopInfo.h>
@@ -42,6 +43,7 @@
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
 #include "compiler/half_vectors.h"
+#include "compiler/item_order.h"
 #include "compiler/int64_vectors.h"
 #include "compiler/mask_shuffles.h"
 
@@ -186,6 +188,18 @@ struct GroupAddressesPass : llvm::PassInfoMixin<GroupAddressesPass> {
     }
 };
 
+// Last before the vectorizer: work-item loops it would reorder inside a
+// work-item lose their parallel mark (item_order.cpp).
+struct ItemOrderPass : llvm::PassInfoMixin<ItemOrderPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
+    {
+        bool changed = cc_keep_item_order(fn, analyses.getResult<llvm::LoopAnalysis>(fn),
+                                          analyses.getResult<llvm::ScalarEvolutionAnalysis>(fn),
+                                          analyses.getResult<llvm::AAManager>(fn));
+        return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+    }
+};
+
 struct Int64VectorsPass : llvm::PassInfoMixin<Int64VectorsPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
     {
@@ -261,6 +275,7 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
                     passes.addPass(JamPass());
                 passes.addPass(GroupAddressesPass());
                 passes.addPass(WidthPass());
+                passes.addPass(ItemOrderPass());
             });
     if (optimize)
         builder.registerOptimizerLastEPCallback(

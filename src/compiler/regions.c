@@ -811,6 +811,7 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
     /* entry: the allocas' homes, then the prologue */
     c.entry = LLVMAppendBasicBlockInContext(r->context, c.fn, "entry");
     LLVMPositionBuilderAtEnd(r->b, c.entry);
+    struct cc_values arrays = {0}; /* the kept allocas' homes, in order */
     for (size_t i = 0; i < r->allocas.count; i++) {
         LLVMValueRef a = r->allocas.items[i];
         uintptr_t kept = (uintptr_t)map_get(&r->kept, a);
@@ -834,6 +835,7 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             home = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, "per_item");
             if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)) != 0)
                 home = LLVMBuildAddrSpaceCast(r->b, home, LLVMTypeOf(a), "");
+            r->failed |= !cc_values_add(&arrays, home);
         } else {
             home = LLVMInstructionClone(a);
             LLVMInsertIntoBuilder(r->b, home);
@@ -907,6 +909,8 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             }
         }
     }
+    r->failed |= !cc_scope_context_arrays(c.fn, kernel_name, arrays.items, arrays.count);
+    free(arrays.items);
     for (size_t i = 0; i < c.cloned.count; i++) {
         LLVMValueRef inst = c.cloned.items[i];
         LLVMValueRef slot = LLVMIsAStoreInst(inst) ? map_get(&c.publish, LLVMGetOperand(inst, 1))

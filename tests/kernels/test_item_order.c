@@ -1,0 +1,177 @@
+/* test_item_order.c - kernels whose work-items reach the same memory twice
+ * in one work-item's code, in an order the loop vectorizer's interleaved
+ * groups would break if they trusted the work-item loops' parallel mark
+ * (src/compiler/item_order.cpp), and a complex product whose per-work-item
+ * arrays live across barriers (src/compiler/context_scopes.c):
+ * - reload: reads p[2x + 1], writes p[2x], writes q[x] (which may be p as
+ *   far as the compiler knows), reads p[2x] back: it must see its write;
+ * - sink: writes p[2x], reads it back through q (the same buffer, passed
+ *   twice), writes p[2x + 1] from it: the read must come after the write;
+ * - tiles: C = A B for complex float2 matrices in 16 x 8 groups, each
+ *   work-item keeping one A value, two B values and two sums in private
+ *   arrays across the tile loop's barriers (CLBlast's XgemmDirect reduced:
+ *   its sums came out wrong when the loop over a tile was unrolled).
+ * Every result is computed on the host and compared exactly (small
+ * integers in float). */
+#include <stdint.h>
+#include <string.h>
+
+#include "../harness.h"
+
+static const char *source =
+    "kernel void reload(global float *p, global float *q, global float *out)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    float b = p[2 * x + 1];\n"
+    "    p[2 * x] = b * 2.0f;\n"
+    "    q[x] = 7.0f;\n"
+    "    float a = p[2 * x];\n"
+    "    out[x] = a + b;\n"
+    "}\n"
+    "kernel void sink(global float *p, global const float *q)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    p[2 * x] = (float)(3 * x);\n"
+    "    float t = q[2 * x];\n"
+    "    p[2 * x + 1] = t + 1.0f;\n"
+    "}\n"
+    "#define MulReal(a, b) (a.x * b.x - a.y * b.y)\n"
+    "#define MulImag(a, b) (a.x * b.y + a.y * b.x)\n"
+    "__attribute__((reqd_work_group_size(16, 8, 1)))\n"
+    "kernel void tiles(int n, global const float2 *a, global const float2 *b, global float2 *c)\n"
+    "{\n"
+    "    local float2 al[16 * 17], bl[16 * 17];\n"
+    "    float2 ap[1], bp[2], cp[2];\n"
+    "    for (int j = 0; j < 2; j++)\n"
+    "        cp[j] = (float2)(0.0f, 0.0f);\n"
+    "    int l0 = get_local_id(0), l1 = get_local_id(1);\n"
+    "    int m = l0 + get_group_id(0) * 16, col = 2 * l1 + get_group_id(1) * 16;\n"
+    "    for (int kt = 0; kt < n; kt += 16) {\n"
+    "        for (int k = 0; k < 2; k++) {\n"
+    "            int kg = k + 2 * l1;\n"
+    "            al[kg * 17 + l0] = a[(kt + kg) * n + m];\n"
+    "            bl[kg * 17 + l0] = b[(kt + kg) * n + l0 + get_group_id(1) * 16];\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        for (int kg = 0; kg < 16; kg++) {\n"
+    "            for (int i = 0; i < 1; i++)\n"
+    "                ap[i] = al[kg * 17 + i + l0];\n"
+    "            for (int j = 0; j < 2; j++)\n"
+    "                bp[j] = bl[kg * 17 + j + 2 * l1];\n"
+    "            for (int j = 0; j < 2; j++)\n"
+    "                for (int i = 0; i < 1; i++) {\n"
+    "                    cp[j].x += MulReal(ap[i], bp[j]);\n"
+    "                    cp[j].y += MulImag(ap[i], bp[j]);\n"
+    "                }\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    for (int j = 0; j < 2; j++)\n"
+    "        c[(col + j) * n + m] = cp[j];\n"
+    "}\n";
+
+enum { ITEMS = 1000, N = 64 };
+
+static void test_reload(struct harness *h, cl_program program, const size_t *local)
+{
+    static float p[2 * ITEMS], out[ITEMS];
+    for (int i = 0; i < 2 * ITEMS; i++)
+        p[i] = (float)i;
+    cl_mem pb = harness_buffer(h, CL_MEM_READ_WRITE, sizeof p, p);
+    cl_mem qb = harness_buffer(h, CL_MEM_READ_WRITE, ITEMS * sizeof(float), NULL);
+    cl_mem ob = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel kernel = harness_kernel(program, "reload");
+    CHECK_OK(harness_args(kernel, 3, ARG(pb), ARG(qb), ARG(ob)));
+    size_t global = ITEMS;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    long bad = 0;
+    for (int x = 0; x < ITEMS; x++)
+        bad += out[x] != 3.0f * (float)(2 * x + 1);
+    CHECK_NONE_WRONG(bad, local ? "reload, local size given" : "reload, driver's local size");
+    clReleaseKernel(kernel);
+    clReleaseMemObject(pb), clReleaseMemObject(qb), clReleaseMemObject(ob);
+}
+
+static void test_sink(struct harness *h, cl_program program, const size_t *local)
+{
+    static float p[2 * ITEMS];
+    for (int i = 0; i < 2 * ITEMS; i++)
+        p[i] = -1.0f;
+    cl_mem pb = harness_buffer(h, CL_MEM_READ_WRITE, sizeof p, p);
+    cl_kernel kernel = harness_kernel(program, "sink");
+    CHECK_OK(harness_args(kernel, 2, ARG(pb), ARG(pb)));
+    size_t global = ITEMS;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, pb, CL_TRUE, 0, sizeof p, p, 0, NULL, NULL));
+    long bad = 0;
+    for (int x = 0; x < ITEMS; x++)
+        bad += p[2 * x] != (float)(3 * x) || p[2 * x + 1] != (float)(3 * x + 1);
+    CHECK_NONE_WRONG(bad, local ? "sink, local size given" : "sink, driver's local size");
+    clReleaseKernel(kernel);
+    clReleaseMemObject(pb);
+}
+
+static void test_tiles(struct harness *h, cl_program program, int launches)
+{
+    /* column-major n x n complex matrices of small integers */
+    static float a[2 * N * N], b[2 * N * N], c[2 * N * N], want[2 * N * N];
+    for (int i = 0; i < 2 * N * N; i++) {
+        a[i] = (float)((i * 7 + 3) % 9) - 4.0f;
+        b[i] = (float)((i * 5 + 1) % 7) - 3.0f;
+    }
+    for (int col = 0; col < N; col++)
+        for (int m = 0; m < N; m++) {
+            float re = 0.0f, im = 0.0f;
+            for (int k = 0; k < N; k++) {
+                const float *x = &a[2 * (k * N + m)], *y = &b[2 * (col * N + k)];
+                re += x[0] * y[0] - x[1] * y[1];
+                im += x[0] * y[1] + x[1] * y[0];
+            }
+            want[2 * (col * N + m)] = re, want[2 * (col * N + m) + 1] = im;
+        }
+    /* b is read as bl[kg][l0] = b[(kt + kg) * n + ...]: the kernel's B is
+     * the transpose of the host's, so pass it transposed */
+    static float bt[2 * N * N];
+    for (int col = 0; col < N; col++)
+        for (int k = 0; k < N; k++)
+            memcpy(&bt[2 * (k * N + col)], &b[2 * (col * N + k)], 2 * sizeof(float));
+    cl_mem ab = harness_buffer(h, CL_MEM_READ_ONLY, sizeof a, a);
+    cl_mem bb = harness_buffer(h, CL_MEM_READ_ONLY, sizeof bt, bt);
+    cl_mem cb = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof c, NULL);
+    cl_kernel kernel = harness_kernel(program, "tiles");
+    cl_int n = N;
+    CHECK_OK(harness_args(kernel, 4, ARG(n), ARG(ab), ARG(bb), ARG(cb)));
+    size_t global[2] = {N, N / 2}, local[2] = {16, 8};
+    for (int l = 0; l < launches; l++) {
+        memset(c, 0, sizeof c);
+        CHECK_OK(clEnqueueWriteBuffer(h->queue, cb, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 2, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, cb, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+        long bad = 0;
+        for (int i = 0; i < 2 * N * N; i++)
+            if (c[i] != want[i] && bad++ < 3)
+                fprintf(stderr, "tiles: element %d is %g, not %g\n", i, c[i], want[i]);
+        CHECK_NONE_WRONG(bad, "tiles");
+    }
+    clReleaseKernel(kernel);
+    clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    static const size_t locals[] = {1, 8, 64, 200};
+    for (int l = -1; l < (int)(sizeof locals / sizeof locals[0]); l++) {
+        const size_t *local = l < 0 ? NULL : &locals[l];
+        test_reload(&h, program, local);
+        test_sink(&h, program, local);
+    }
+    /* the third launch runs a launch copy (codegen.c) */
+    test_tiles(&h, program, 4);
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
