@@ -240,7 +240,11 @@ static void demote_phi(struct regions *r, LLVMValueRef phi)
 /* Whether a value is cheap arithmetic on the local ids, the prologue's
  * values and constants: then each region computes it again where it needs
  * it, instead of keeping it per work-item (get_local_id(0) stays the loop
- * counter the vectorizer knows, not an opaque load). */
+ * counter the vectorizer knows, not an opaque load). An alloca's own
+ * address counts as such a value inside an address (each region maps the
+ * alloca to its home): the Scalarizer's component addresses, computed once
+ * in the first block, were kept as pointers per work-item, and a load
+ * through such a pointer was one LLVM could not tell from any other. */
 static bool recomputable(struct regions *r, LLVMValueRef v, int depth)
 {
     if (LLVMIsAConstant(v) || LLVMIsAArgument(v))
@@ -248,7 +252,7 @@ static bool recomputable(struct regions *r, LLVMValueRef v, int depth)
     if (!LLVMIsAInstruction(v) || depth > 8)
         return false;
     if (LLVMGetInstructionParent(v) == r->prologue)
-        return !LLVMIsAAllocaInst(v);
+        return !LLVMIsAAllocaInst(v) || depth > 0;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
     case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
