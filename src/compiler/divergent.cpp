@@ -89,6 +89,14 @@
 namespace
 {
 
+// A budget on the code this adds: each loop taken gets lane loops that the
+// vectorizer then copies again. CLBlast's Xgemv, whose work-item loops
+// loading switch-heavy banded matrices came in many unswitched copies,
+// had 18 taken, which made its O3 and code generation 6 -> 27 s. Mandelbrot
+// and a binary search take one.
+const unsigned max_loops = 4;
+const unsigned max_function_size = 16000; // instructions
+
 enum Stage { before, inside, after };
 
 struct Candidate : cc_counted_loop {
@@ -666,7 +674,7 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
 
 // One round over fn's work-item loops; the next one takes what this one
 // left in the lane loops of C.
-bool run_round(llvm::Function &fn, unsigned register_bits)
+bool run_round(llvm::Function &fn, unsigned register_bits, unsigned &budget)
 {
     llvm::DominatorTree tree(fn);
     llvm::LoopInfo loops(tree);
@@ -682,8 +690,9 @@ bool run_round(llvm::Function &fn, unsigned register_bits)
     bool changed = false;
     for (Candidate &c : candidates) {
         unsigned lanes = chunk_lanes(c, register_bits);
-        if (lanes < 4)
+        if (lanes < 4 || budget == 0 || fn.getInstructionCount() > max_function_size)
             continue;
+        budget--;
         run_in_lanes(c, lanes);
         changed = true;
     }
@@ -707,7 +716,8 @@ extern "C" bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn_ref, unsigned re
     if (register_bits < 128 || (register_bits & (register_bits - 1)))
         return false;
     bool changed = false;
-    for (int round = 0; round < 4 && run_round(fn, register_bits); round++)
+    unsigned budget = max_loops;
+    for (int round = 0; round < 4 && run_round(fn, register_bits, budget); round++)
         changed = true;
     return changed;
 }
