@@ -14,8 +14,8 @@
  * - random: 120 straight-line kernels drawn from a fixed seed, each a
  *   work-item's mix of loads and stores to its own S elements of p and q
  *   (one buffer passed twice, or two), in the order the host replays them
- *   (the session-start library got 18 of 200 such kernels wrong, PoCL 3.1
- *   9 of 200).
+ *   (the twentieth session's first library computes 8 of these 120 wrong;
+ *   PoCL 3.1, 9 of 200 such kernels).
  * Every result is computed on the host and compared exactly (small
  * integers in float). */
 #include <stdbool.h>
@@ -189,10 +189,11 @@ static int draw_kernel(unsigned seed, char *source, size_t size, struct op *ops,
     *stride = 2 + (int)(next_random() % 3);
     int count = 4 + (int)(next_random() % (MAX_OPS - 3));
     *alias = next_random() % 2;
-    size_t n = (size_t)snprintf(source, size,
-                                "kernel void k(global float *p, global float *q, global float *out)\n"
-                                "{\n    int x = get_global_id(0);\n"
-                                "    float t0 = 1, t1 = 2, t2 = 3, t3 = 4, t4 = 5, t5 = 6;\n");
+    size_t n =
+        (size_t)snprintf(source, size,
+                         "kernel void k(global float *p, global float *q, global float *out)\n"
+                         "{\n    int x = get_global_id(0);\n"
+                         "    float t0 = 1, t1 = 2, t2 = 3, t3 = 4, t4 = 5, t5 = 6;\n");
     for (int i = 0; i < count; i++) {
         struct op *o = &ops[i];
         o->store = next_random() % 2, o->on_q = next_random() % 2;
@@ -201,8 +202,9 @@ static int draw_kernel(unsigned seed, char *source, size_t size, struct op *ops,
         o->b = (int)(next_random() % TEMPS), o->c = (int)(next_random() % 7);
         const char *buffer = o->on_q ? "q" : "p";
         if (o->store)
-            n += (size_t)snprintf(source + n, size - n, "    %s[%d * x + %d] = t%d * 2 + t%d + %d;\n",
-                                  buffer, *stride, o->offset, o->a, o->b, o->c);
+            n += (size_t)snprintf(source + n, size - n,
+                                  "    %s[%d * x + %d] = t%d * 2 + t%d + %d;\n", buffer, *stride,
+                                  o->offset, o->a, o->b, o->c);
         else
             n += (size_t)snprintf(source + n, size - n, "    t%d = %s[%d * x + %d];\n", o->temp,
                                   buffer, *stride, o->offset);
