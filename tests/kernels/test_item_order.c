@@ -15,7 +15,9 @@
  *   work-item's mix of loads and stores to its own S elements of p and q
  *   (one buffer passed twice, or two), in the order the host replays them
  *   (the twentieth session's first library computes 8 of these 120 wrong;
- *   PoCL 3.1, 9 of 200 such kernels).
+ *   PoCL 3.1, 9 of 200 such kernels), then 60 more that also use a private
+ *   array, a barrier and a loop around it all (regions, loop barriers,
+ *   unrolled loops: the context arrays' alias scopes).
  * Every result is computed on the host and compared exactly (small
  * integers in float). */
 #include <stdbool.h>
@@ -166,99 +168,139 @@ static void test_tiles(struct harness *h, cl_program program, int launches)
 
 /* --- random kernels --- */
 
-enum { RANDOM_ITEMS = 512, MAX_OPS = 12, TEMPS = 6 };
+enum { RANDOM_ITEMS = 512, MAX_OPS = 12, TEMPS = 6, PRIVATES = 4 };
+
+enum kind { LOAD, STORE, PRIVATE_STORE, PRIVATE_LOAD };
 
 struct op {
-    bool store, on_q;
+    enum kind kind;
+    bool on_q;
     int offset, temp, a, b, c;
+};
+
+/* A random kernel: `count` operations on the work-item's own `stride`
+ * elements of p and q (alias: one buffer passed as both), with private
+ * mode also on a private array, a barrier before operation `barrier_at`
+ * and a loop of `trips` around them all (a constant, or the argument n). */
+struct shape {
+    int stride, count, barrier_at, trips;
+    bool alias, private_mode, loop, trips_known;
+    struct op ops[MAX_OPS];
 };
 
 static unsigned random_state;
 
-static unsigned next_random(void)
+static unsigned next_random(unsigned below)
 {
     random_state = random_state * 1103515245u + 12345u;
-    return (random_state >> 16) & 0x7fff;
+    return ((random_state >> 16) & 0x7fff) % below;
 }
 
-/* Kernel `seed`: its source into `source`, its operations into ops. */
-static int draw_kernel(unsigned seed, char *source, size_t size, struct op *ops, int *stride,
-                       bool *alias)
+#define EMIT(...) (n += (size_t)snprintf(source + n, size - n, __VA_ARGS__))
+
+static void draw_kernel(unsigned seed, bool private_mode, struct shape *k, char *source,
+                        size_t size)
 {
     random_state = seed * 7919u;
-    *stride = 2 + (int)(next_random() % 3);
-    int count = 4 + (int)(next_random() % (MAX_OPS - 3));
-    *alias = next_random() % 2;
-    size_t n =
-        (size_t)snprintf(source, size,
-                         "kernel void k(global float *p, global float *q, global float *out)\n"
-                         "{\n    int x = get_global_id(0);\n"
-                         "    float t0 = 1, t1 = 2, t2 = 3, t3 = 4, t4 = 5, t5 = 6;\n");
-    for (int i = 0; i < count; i++) {
-        struct op *o = &ops[i];
-        o->store = next_random() % 2, o->on_q = next_random() % 2;
-        o->offset = (int)(next_random() % (unsigned)*stride);
-        o->temp = (int)(next_random() % TEMPS), o->a = (int)(next_random() % TEMPS);
-        o->b = (int)(next_random() % TEMPS), o->c = (int)(next_random() % 7);
+    k->stride = 2 + (int)next_random(3);
+    k->count = 4 + (int)next_random(MAX_OPS - 3);
+    k->alias = next_random(2);
+    k->private_mode = private_mode;
+    k->barrier_at = private_mode ? (int)next_random(MAX_OPS) : -1;
+    k->loop = private_mode && next_random(3) != 0;
+    k->trips_known = next_random(2);
+    k->trips = k->loop ? 1 + (int)next_random(3) : 1;
+    size_t n = 0;
+    EMIT("kernel void k(global float *p, global float *q, global float *out, int n)\n"
+         "{\n    int x = get_global_id(0);\n"
+         "    float t0 = 1, t1 = 2, t2 = 3, t3 = 4, t4 = 5, t5 = 6;\n"
+         "    float a[4] = {7, 8, 9, 10};\n");
+    if (k->loop)
+        k->trips_known ? EMIT("    for (int r = 0; r < %d; r++) {\n", k->trips)
+                       : EMIT("    for (int r = 0; r < n; r++) {\n");
+    for (int i = 0; i < k->count; i++) {
+        struct op *o = &k->ops[i];
+        o->kind = (enum kind)next_random(private_mode ? 4 : 2);
+        o->on_q = next_random(2);
+        o->offset = (int)next_random((unsigned)k->stride);
+        o->temp = (int)next_random(TEMPS), o->a = (int)next_random(TEMPS);
+        o->b = (int)next_random(TEMPS), o->c = (int)next_random(7);
         const char *buffer = o->on_q ? "q" : "p";
-        if (o->store)
-            n += (size_t)snprintf(source + n, size - n,
-                                  "    %s[%d * x + %d] = t%d * 2 + t%d + %d;\n", buffer, *stride,
-                                  o->offset, o->a, o->b, o->c);
-        else
-            n += (size_t)snprintf(source + n, size - n, "    t%d = %s[%d * x + %d];\n", o->temp,
-                                  buffer, *stride, o->offset);
+        if (i == k->barrier_at)
+            EMIT("    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        switch (o->kind) {
+        case LOAD:
+            EMIT("    t%d = %s[%d * x + %d];\n", o->temp, buffer, k->stride, o->offset);
+            break;
+        case STORE:
+            EMIT("    %s[%d * x + %d] = t%d * 2 + t%d + %d;\n", buffer, k->stride, o->offset, o->a,
+                 o->b, o->c);
+            break;
+        case PRIVATE_STORE: EMIT("    a[%d] = t%d + t%d * 3;\n", o->offset, o->a, o->b); break;
+        case PRIVATE_LOAD: EMIT("    t%d = a[%d];\n", o->temp, o->offset); break;
+        }
     }
+    if (k->loop)
+        EMIT("    }\n");
     for (int j = 0; j < TEMPS; j++)
-        n += (size_t)snprintf(source + n, size - n, "    out[%d * x + %d] = t%d;\n", TEMPS, j, j);
-    snprintf(source + n, size - n, "}\n");
-    return count;
+        EMIT("    out[%d * x + %d] = t%d + a[%d];\n", TEMPS, j, j, j % PRIVATES);
+    EMIT("}\n");
 }
 
-static void test_random(struct harness *h, unsigned seed)
+/* What each work-item computes, in the kernel's order. */
+static void replay(const struct shape *k, float *p, float *q, float *out)
+{
+    for (int x = 0; x < RANDOM_ITEMS; x++) {
+        float t[TEMPS] = {1, 2, 3, 4, 5, 6}, a[PRIVATES] = {7, 8, 9, 10};
+        for (int r = 0; r < k->trips; r++)
+            for (int i = 0; i < k->count; i++) {
+                const struct op *o = &k->ops[i];
+                float *b = o->on_q && !k->alias ? q : p;
+                switch (o->kind) {
+                case LOAD: t[o->temp] = b[k->stride * x + o->offset]; break;
+                case STORE:
+                    b[k->stride * x + o->offset] = t[o->a] * 2 + t[o->b] + (float)o->c;
+                    break;
+                case PRIVATE_STORE: a[o->offset] = t[o->a] + t[o->b] * 3; break;
+                case PRIVATE_LOAD: t[o->temp] = a[o->offset]; break;
+                }
+            }
+        for (int j = 0; j < TEMPS; j++)
+            out[TEMPS * x + j] = t[j] + a[j % PRIVATES];
+    }
+}
+
+static void test_random(struct harness *h, unsigned seed, bool private_mode)
 {
     char source[4096];
-    struct op ops[MAX_OPS];
-    int stride;
-    bool alias;
-    int count = draw_kernel(seed, source, sizeof source, ops, &stride, &alias);
+    struct shape k;
+    draw_kernel(seed, private_mode, &k, source, sizeof source);
     static float p[4 * RANDOM_ITEMS], q[4 * RANDOM_ITEMS], out[TEMPS * RANDOM_ITEMS];
     static float want_p[4 * RANDOM_ITEMS], want_q[4 * RANDOM_ITEMS], want[TEMPS * RANDOM_ITEMS];
     for (int i = 0; i < 4 * RANDOM_ITEMS; i++) {
         p[i] = want_p[i] = (float)(i % 13);
         q[i] = want_q[i] = (float)(i % 11 + 100);
     }
-    for (int x = 0; x < RANDOM_ITEMS; x++) {
-        float t[TEMPS] = {1, 2, 3, 4, 5, 6};
-        for (int i = 0; i < count; i++) {
-            const struct op *o = &ops[i];
-            float *b = o->on_q && !alias ? want_q : want_p;
-            if (o->store)
-                b[stride * x + o->offset] = t[o->a] * 2 + t[o->b] + (float)o->c;
-            else
-                t[o->temp] = b[stride * x + o->offset];
-        }
-        for (int j = 0; j < TEMPS; j++)
-            want[TEMPS * x + j] = t[j];
-    }
+    replay(&k, want_p, want_q, want);
     cl_program program = harness_build(h, source, "-cl-std=CL2.0");
     REQUIRE(program);
     cl_kernel kernel = harness_kernel(program, "k");
     cl_mem pb = harness_buffer(h, CL_MEM_READ_WRITE, sizeof p, p);
     cl_mem qb = harness_buffer(h, CL_MEM_READ_WRITE, sizeof q, q);
     cl_mem ob = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
-    cl_mem second = alias ? pb : qb;
-    CHECK_OK(harness_args(kernel, 3, ARG(pb), ARG(second), ARG(ob)));
+    cl_mem second = k.alias ? pb : qb;
+    cl_int trips = k.trips;
+    CHECK_OK(harness_args(kernel, 4, ARG(pb), ARG(second), ARG(ob), ARG(trips)));
     size_t global = RANDOM_ITEMS, local = seed % 3 == 0 ? 1 : 64;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, pb, CL_TRUE, 0, sizeof p, p, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, qb, CL_TRUE, 0, sizeof q, q, 0, NULL, NULL));
     bool right = !memcmp(out, want, sizeof out) && !memcmp(p, want_p, sizeof p) &&
-                 (alias || !memcmp(q, want_q, sizeof q));
+                 (k.alias || !memcmp(q, want_q, sizeof q));
     if (!right)
         fprintf(stderr, "random kernel %u (p and q %s) computes wrong results:\n%s", seed,
-                alias ? "one buffer" : "two buffers", source);
+                k.alias ? "one buffer" : "two buffers", source);
     CHECK(right);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
@@ -279,7 +321,9 @@ int main(void)
     /* the third launch runs a launch copy (codegen.c) */
     test_tiles(&h, program, 4);
     for (unsigned seed = 1; seed <= 120; seed++)
-        test_random(&h, seed);
+        test_random(&h, seed, false);
+    for (unsigned seed = 1; seed <= 60; seed++)
+        test_random(&h, seed, true);
     clReleaseProgram(program);
     harness_close(&h);
     return harness_finish();
