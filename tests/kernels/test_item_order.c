@@ -17,7 +17,9 @@
  *   (the twentieth session's first library computes 8 of these 120 wrong;
  *   PoCL 3.1, 9 of 200 such kernels), then 60 more that also use a private
  *   array, a barrier and a loop around it all (regions, loop barriers,
- *   unrolled loops: the context arrays' alias scopes).
+ *   unrolled loops: the context arrays' alias scopes), and 60 with each
+ *   operation also under a guard on x or repeated x & 3 times (narrowing,
+ *   divergent loops).
  * Every result is computed on the host and compared exactly (small
  * integers in float). */
 #include <stdbool.h>
@@ -172,8 +174,12 @@ enum { RANDOM_ITEMS = 512, MAX_OPS = 12, TEMPS = 6, PRIVATES = 4 };
 
 enum kind { LOAD, STORE, PRIVATE_STORE, PRIVATE_LOAD };
 
+/* what runs an operation: always, under a condition on x, or (x & 3) times */
+enum guard { ALWAYS, THIRD, LOW, MIDDLE, REPEAT, GUARDS };
+
 struct op {
     enum kind kind;
+    enum guard guard;
     bool on_q;
     int offset, temp, a, b, c;
 };
@@ -181,10 +187,11 @@ struct op {
 /* A random kernel: `count` operations on the work-item's own `stride`
  * elements of p and q (alias: one buffer passed as both), with private
  * mode also on a private array, a barrier before operation `barrier_at`
- * and a loop of `trips` around them all (a constant, or the argument n). */
+ * and a loop of `trips` around them all (a constant, or the argument n);
+ * guarded, each operation under a guard. */
 struct shape {
     int stride, count, barrier_at, trips;
-    bool alias, private_mode, loop, trips_known;
+    bool alias, private_mode, guarded, loop, trips_known;
     struct op ops[MAX_OPS];
 };
 
@@ -198,14 +205,18 @@ static unsigned next_random(unsigned below)
 
 #define EMIT(...) (n += (size_t)snprintf(source + n, size - n, __VA_ARGS__))
 
-static void draw_kernel(unsigned seed, bool private_mode, struct shape *k, char *source,
-                        size_t size)
+static void draw_kernel(unsigned seed, bool private_mode, bool guarded, struct shape *k,
+                        char *source, size_t size)
 {
-    random_state = seed * 7919u;
+    static const char *guards[GUARDS] = {"", "if (x % 3 == 1) ", "if (x < 200) ",
+                                         "if (x > 7 && x < 500) ",
+                                         "for (int m = 0; m < (x & 3); m++) "};
+    random_state = seed * 7919u + (guarded ? 1u : 0u);
     k->stride = 2 + (int)next_random(3);
     k->count = 4 + (int)next_random(MAX_OPS - 3);
     k->alias = next_random(2);
     k->private_mode = private_mode;
+    k->guarded = guarded;
     k->barrier_at = private_mode ? (int)next_random(MAX_OPS) : -1;
     k->loop = private_mode && next_random(3) != 0;
     k->trips_known = next_random(2);
@@ -225,9 +236,11 @@ static void draw_kernel(unsigned seed, bool private_mode, struct shape *k, char 
         o->offset = (int)next_random((unsigned)k->stride);
         o->temp = (int)next_random(TEMPS), o->a = (int)next_random(TEMPS);
         o->b = (int)next_random(TEMPS), o->c = (int)next_random(7);
+        o->guard = guarded ? (enum guard)next_random(GUARDS) : ALWAYS;
         const char *buffer = o->on_q ? "q" : "p";
         if (i == k->barrier_at)
             EMIT("    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        EMIT("%s", guards[o->guard]);
         switch (o->kind) {
         case LOAD:
             EMIT("    t%d = %s[%d * x + %d];\n", o->temp, buffer, k->stride, o->offset);
@@ -247,6 +260,17 @@ static void draw_kernel(unsigned seed, bool private_mode, struct shape *k, char 
     EMIT("}\n");
 }
 
+static int times(enum guard guard, int x)
+{
+    switch (guard) {
+    case THIRD: return x % 3 == 1;
+    case LOW: return x < 200;
+    case MIDDLE: return x > 7 && x < 500;
+    case REPEAT: return x & 3;
+    default: return 1;
+    }
+}
+
 /* What each work-item computes, in the kernel's order. */
 static void replay(const struct shape *k, float *p, float *q, float *out)
 {
@@ -256,25 +280,26 @@ static void replay(const struct shape *k, float *p, float *q, float *out)
             for (int i = 0; i < k->count; i++) {
                 const struct op *o = &k->ops[i];
                 float *b = o->on_q && !k->alias ? q : p;
-                switch (o->kind) {
-                case LOAD: t[o->temp] = b[k->stride * x + o->offset]; break;
-                case STORE:
-                    b[k->stride * x + o->offset] = t[o->a] * 2 + t[o->b] + (float)o->c;
-                    break;
-                case PRIVATE_STORE: a[o->offset] = t[o->a] + t[o->b] * 3; break;
-                case PRIVATE_LOAD: t[o->temp] = a[o->offset]; break;
-                }
+                for (int m = times(o->guard, x); m > 0; m--)
+                    switch (o->kind) {
+                    case LOAD: t[o->temp] = b[k->stride * x + o->offset]; break;
+                    case STORE:
+                        b[k->stride * x + o->offset] = t[o->a] * 2 + t[o->b] + (float)o->c;
+                        break;
+                    case PRIVATE_STORE: a[o->offset] = t[o->a] + t[o->b] * 3; break;
+                    case PRIVATE_LOAD: t[o->temp] = a[o->offset]; break;
+                    }
             }
         for (int j = 0; j < TEMPS; j++)
             out[TEMPS * x + j] = t[j] + a[j % PRIVATES];
     }
 }
 
-static void test_random(struct harness *h, unsigned seed, bool private_mode)
+static void test_random(struct harness *h, unsigned seed, bool private_mode, bool guarded)
 {
     char source[4096];
     struct shape k;
-    draw_kernel(seed, private_mode, &k, source, sizeof source);
+    draw_kernel(seed, private_mode, guarded, &k, source, sizeof source);
     static float p[4 * RANDOM_ITEMS], q[4 * RANDOM_ITEMS], out[TEMPS * RANDOM_ITEMS];
     static float want_p[4 * RANDOM_ITEMS], want_q[4 * RANDOM_ITEMS], want[TEMPS * RANDOM_ITEMS];
     for (int i = 0; i < 4 * RANDOM_ITEMS; i++) {
@@ -321,9 +346,11 @@ int main(void)
     /* the third launch runs a launch copy (codegen.c) */
     test_tiles(&h, program, 4);
     for (unsigned seed = 1; seed <= 120; seed++)
-        test_random(&h, seed, false);
+        test_random(&h, seed, false, false);
     for (unsigned seed = 1; seed <= 60; seed++)
-        test_random(&h, seed, true);
+        test_random(&h, seed, true, false);
+    for (unsigned seed = 1; seed <= 60; seed++)
+        test_random(&h, seed, true, true);
     clReleaseProgram(program);
     harness_close(&h);
     return harness_finish();
