@@ -52,11 +52,11 @@ struct Access {
     bool store;
     const llvm::SCEV *base; // with the constant offset taken off; null when not strided
     const llvm::SCEV *step;
-    int64_t offset;
 };
 
-// The access's address as base + offset + step * iteration, when the step
-// is a constant of more than one element: only such accesses join groups.
+// The access's address as base + a constant + step * iteration, when the
+// step is a constant of more than one element: only such accesses join
+// groups, those of one base and step.
 // As the vectorizer does, an index's sign extension is assumed not to
 // wrap (it checks that at run time).
 void describe(Access &a, llvm::Loop *loop, llvm::PredicatedScalarEvolution &predicated)
@@ -75,15 +75,11 @@ void describe(Access &a, llvm::Loop *loop, llvm::PredicatedScalarEvolution &pred
     if (bytes % (int64_t)size != 0 || (bytes / (int64_t)size >= -1 && bytes / (int64_t)size <= 1))
         return;
     const llvm::SCEV *start = rec->getStart();
-    int64_t offset = 0;
     if (auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(start))
-        if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(sum->getOperand(0))) {
-            offset = constant->getAPInt().getSExtValue();
+        if (auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(sum->getOperand(0)))
             start = evolution.getMinusSCEV(start, constant);
-        }
     a.base = start;
     a.step = step;
-    a.offset = offset;
 }
 
 bool may_meet(llvm::BatchAAResults &aliases, const Access &a, const Access &b, unsigned &queries)
@@ -105,7 +101,7 @@ bool unsafe(llvm::Loop *loop, llvm::LoopInfo &loops, llvm::ScalarEvolution &evol
     for (llvm::BasicBlock *bb : order)
         for (llvm::Instruction &inst : *bb)
             if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst)) {
-                Access a = {&inst, llvm::isa<llvm::StoreInst>(inst), nullptr, nullptr, 0};
+                Access a = {&inst, llvm::isa<llvm::StoreInst>(inst), nullptr, nullptr};
                 describe(a, loop, predicated);
                 accesses.push_back(a);
             }
