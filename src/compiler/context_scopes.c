@@ -20,8 +20,10 @@
  * spaces are disjoint from private memory, and the context is the
  * work-items' private memory). An address reached any other way (a phi, a
  * pointer loaded from memory) is left untagged, which claims nothing. The
- * scopes are named after the kernel and the array's number, so the copies
- * of a region inlined into one work-group function agree.
+ * lists are made once per kernel and applied to each of its region
+ * functions, so the copies of regions inlined into one work-group
+ * function agree (each scope is named after the kernel and the array's
+ * number).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@ enum { SPACE_GLOBAL = 1, SPACE_CONSTANT = 2, SPACE_LOCAL = 3 };
 /* More arrays than this make the lists long for little gain: untagged. */
 enum { MAX_SCOPED_ARRAYS = 256 };
 
-struct scopes {
+struct cc_context_scopes {
     LLVMContextRef context;
     unsigned scope_kind, noalias_kind;
     size_t count;
@@ -47,7 +49,8 @@ struct scopes {
 };
 
 /* `kind` on inst: its current list with `list`'s scopes added. */
-static void add_scopes(struct scopes *s, LLVMValueRef inst, unsigned kind, LLVMMetadataRef list)
+static void add_scopes(const struct cc_context_scopes *s, LLVMValueRef inst, unsigned kind,
+                       LLVMMetadataRef list)
 {
     LLVMValueRef old = LLVMGetMetadata(inst, kind);
     if (!old) {
@@ -81,7 +84,8 @@ static LLVMValueRef access_address(LLVMValueRef inst)
 
 /* Tags the loads and stores reached from array k's home through GEPs and
  * casts; records them in `tagged`. */
-static bool tag_array(struct scopes *s, LLVMValueRef home, size_t k, struct map *tagged)
+static bool tag_array(const struct cc_context_scopes *s, LLVMValueRef home, size_t k,
+                      struct map *tagged)
 {
     struct cc_values pointers = {0};
     struct map seen = {0};
@@ -119,51 +123,71 @@ static bool tag_array(struct scopes *s, LLVMValueRef home, size_t k, struct map 
     return ok;
 }
 
-static bool make_scopes(struct scopes *s, const char *kernel_name)
+void cc_context_scopes_free(struct cc_context_scopes *s)
 {
-    char name[160];
-    snprintf(name, sizeof name, "cpucl.context.%.120s", kernel_name);
-    LLVMMetadataRef domain_name = LLVMMDStringInContext2(s->context, name, strlen(name));
-    LLVMMetadataRef domain = LLVMMDNodeInContext2(s->context, &domain_name, 1);
-    s->scope = calloc(s->count, sizeof *s->scope);
-    s->own = calloc(s->count, sizeof *s->own);
-    s->others = calloc(s->count, sizeof *s->others);
-    LLVMMetadataRef *list = calloc(s->count, sizeof *list);
-    if (!s->scope || !s->own || !s->others || !list) {
+    if (!s)
+        return;
+    free(s->scope);
+    free(s->own);
+    free(s->others);
+    free(s);
+}
+
+bool cc_context_scopes_make(LLVMContextRef context, const char *kernel_name, size_t count,
+                            struct cc_context_scopes **out)
+{
+    *out = NULL;
+    if (count == 0 || count > MAX_SCOPED_ARRAYS)
+        return true;
+    struct cc_context_scopes *s = calloc(1, sizeof *s);
+    LLVMMetadataRef *list = calloc(count, sizeof *list);
+    if (s) {
+        s->context = context;
+        s->count = count;
+        s->scope = calloc(count, sizeof *s->scope);
+        s->own = calloc(count, sizeof *s->own);
+        s->others = calloc(count, sizeof *s->others);
+    }
+    if (!s || !list || !s->scope || !s->own || !s->others) {
+        cc_context_scopes_free(s);
         free(list);
         return false;
     }
-    for (size_t k = 0; k < s->count; k++) {
+    s->scope_kind = LLVMGetMDKindIDInContext(context, "alias.scope", 11);
+    s->noalias_kind = LLVMGetMDKindIDInContext(context, "noalias", 7);
+    char name[160];
+    snprintf(name, sizeof name, "cpucl.context.%.120s", kernel_name);
+    LLVMMetadataRef domain_name = LLVMMDStringInContext2(context, name, strlen(name));
+    LLVMMetadataRef domain = LLVMMDNodeInContext2(context, &domain_name, 1);
+    for (size_t k = 0; k < count; k++) {
         snprintf(name, sizeof name, "cpucl.context.%.120s.%zu", kernel_name, k);
-        LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(s->context, name, strlen(name)), domain};
-        s->scope[k] = LLVMMDNodeInContext2(s->context, ops, 2);
-        s->own[k] = LLVMMDNodeInContext2(s->context, &s->scope[k], 1);
+        LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(context, name, strlen(name)), domain};
+        s->scope[k] = LLVMMDNodeInContext2(context, ops, 2);
+        s->own[k] = LLVMMDNodeInContext2(context, &s->scope[k], 1);
     }
-    for (size_t k = 0; k < s->count; k++) {
+    for (size_t k = 0; k < count; k++) {
         size_t n = 0;
-        for (size_t j = 0; j < s->count; j++)
+        for (size_t j = 0; j < count; j++)
             if (j != k)
                 list[n++] = s->scope[j];
-        s->others[k] = LLVMMDNodeInContext2(s->context, list, n);
+        s->others[k] = LLVMMDNodeInContext2(context, list, n);
     }
-    s->all = LLVMMDNodeInContext2(s->context, s->scope, s->count);
+    s->all = LLVMMDNodeInContext2(context, s->scope, count);
     free(list);
+    *out = s;
     return true;
 }
 
-bool cc_scope_context_arrays(LLVMValueRef fn, const char *kernel_name, const LLVMValueRef *homes,
-                             size_t count)
+bool cc_context_scopes_apply(const struct cc_context_scopes *s, LLVMValueRef fn,
+                             const LLVMValueRef *homes)
 {
-    if (count == 0 || count > MAX_SCOPED_ARRAYS)
+    if (!s)
         return true;
-    struct scopes s = {.context = LLVMGetTypeContext(LLVMTypeOf(fn)), .count = count};
-    s.scope_kind = LLVMGetMDKindIDInContext(s.context, "alias.scope", 11);
-    s.noalias_kind = LLVMGetMDKindIDInContext(s.context, "noalias", 7);
-    bool ok = make_scopes(&s, kernel_name);
     struct map tagged = {0};
-    for (size_t k = 0; ok && k < count; k++)
+    bool ok = true;
+    for (size_t k = 0; ok && k < s->count; k++)
         if (homes[k])
-            ok = tag_array(&s, homes[k], k, &tagged);
+            ok = tag_array(s, homes[k], k, &tagged);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); ok && bb;
          bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
@@ -173,11 +197,8 @@ bool cc_scope_context_arrays(LLVMValueRef fn, const char *kernel_name, const LLV
                 continue;
             unsigned space = LLVMGetPointerAddressSpace(LLVMTypeOf(address));
             if (space == SPACE_GLOBAL || space == SPACE_CONSTANT || space == SPACE_LOCAL)
-                add_scopes(&s, inst, s.noalias_kind, s.all);
+                add_scopes(s, inst, s->noalias_kind, s->all);
         }
     map_free(&tagged);
-    free(s.scope);
-    free(s.own);
-    free(s.others);
     return ok;
 }

@@ -228,11 +228,17 @@ bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMVa
                              size_t num_calls);
 
 /* context_scopes.c: alias scopes telling LLVM that the per-work-item
- * arrays regions.c keeps in the context (homes[k], array k's address in
- * region function fn) are disjoint from each other and from global,
- * constant and local memory. False when out of memory. */
-bool cc_scope_context_arrays(LLVMValueRef fn, const char *kernel_name, const LLVMValueRef *homes,
-                             size_t count);
+ * arrays regions.c keeps in the context are disjoint from each other and
+ * from global, constant and local memory. Made once per kernel for its
+ * `count` arrays (*out stays NULL when there are none or too many to be
+ * worth it; false when out of memory), then applied to each region
+ * function fn, where homes[k] is array k's address. */
+struct cc_context_scopes;
+bool cc_context_scopes_make(LLVMContextRef context, const char *kernel_name, size_t count,
+                            struct cc_context_scopes **out);
+bool cc_context_scopes_apply(const struct cc_context_scopes *scopes, LLVMValueRef fn,
+                             const LLVMValueRef *homes);
+void cc_context_scopes_free(struct cc_context_scopes *scopes);
 
 /* regions.c: the work-group function of a kernel with work-group barriers,
  * built from its work-item function `wi` (workgroup.c) as loops over the

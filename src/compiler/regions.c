@@ -111,6 +111,9 @@ struct regions {
     size_t uniform_size; /* bytes of group slots; the context starts with
                           * them, the per-work-item arrays follow at item_base */
     size_t item_base;
+    /* the kept arrays' alias scopes (context_scopes.c), one list for
+     * every region function */
+    struct cc_context_scopes *scopes;
 
     /* the prologue's values, computed once in the work-group function and
      * passed to every region (unless one depends on the local ids) */
@@ -913,7 +916,7 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
             }
         }
     }
-    r->failed |= !cc_scope_context_arrays(c.fn, kernel_name, arrays.items, arrays.count);
+    r->failed |= !cc_context_scopes_apply(r->scopes, c.fn, arrays.items);
     free(arrays.items);
     for (size_t i = 0; i < c.cloned.count; i++) {
         LLVMValueRef inst = c.cloned.items[i];
@@ -1265,6 +1268,10 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
         find_reentry(&r);
     if (!r.failed)
         place_allocas(&r);
+    size_t kept_arrays = 0;
+    for (size_t i = 0; i < r.allocas.count; i++)
+        kept_arrays += map_get(&r.kept, r.allocas.items[i]) != NULL;
+    r.failed |= !cc_context_scopes_make(r.context, kernel_name, kept_arrays, &r.scopes);
     /* each region's arguments: the fixed ones, the prologue's values, the
      * group's uniform values */
     r.first_group_param = 8 + (r.clone_prologue ? 0 : (unsigned)r.shared.count);
@@ -1314,6 +1321,7 @@ out:
     free(r.group_allocas.items);
     map_free(&r.region_of_start);
     map_free(&r.kept);
+    cc_context_scopes_free(r.scopes);
     map_free(&r.group_slots);
     map_free(&r.uniform_slots);
     map_free(&r.new_divergent);
