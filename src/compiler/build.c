@@ -159,15 +159,7 @@ void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage)
     LLVMDisposeMessage(text);
 }
 
-/* CPUCL_BUILD_TIMES=1 prints how long each step of every build took. */
-struct timer {
-    bool on;
-    struct timespec last;
-    char text[512];
-    size_t length;
-};
-
-static void timer_start(struct timer *t)
+void cc_timer_start(struct cc_timer *t)
 {
     const char *setting = getenv("CPUCL_BUILD_TIMES");
     t->on = setting && *setting && strcmp(setting, "0");
@@ -176,7 +168,7 @@ static void timer_start(struct timer *t)
         clock_gettime(CLOCK_MONOTONIC, &t->last);
 }
 
-static void timer_step(struct timer *t, const char *step)
+void cc_timer_step(struct cc_timer *t, const char *step)
 {
     if (!t->on)
         return;
@@ -189,10 +181,10 @@ static void timer_step(struct timer *t, const char *step)
             (size_t)snprintf(t->text + t->length, sizeof t->text - t->length, " %s %.1f", step, ms);
 }
 
-static void timer_report(struct timer *t)
+void cc_timer_report(const struct cc_timer *t, const char *what)
 {
     if (t->on && t->length)
-        fprintf(stderr, "cpucl: build times (ms):%s\n", t->text);
+        fprintf(stderr, "cpucl: %s (ms):%s\n", what, t->text);
 }
 
 /* --- the pipeline --- */
@@ -403,7 +395,7 @@ static cl_int drop_unreached(LLVMModuleRef module, LLVMTargetMachineRef machine,
  * work-group functions, the check that everything called is defined; the
  * parts' code is made by codegen.c. Takes the module. */
 static cl_int back(LLVMModuleRef module, const struct cc_options *options, struct cc_log *log,
-                   struct cc_program *program, struct timer *timer)
+                   struct cc_program *program, struct cc_timer *timer)
 {
     cl_int err = CL_SUCCESS;
     LLVMTargetMachineRef machine = cc_target_machine(!options->opt_disable);
@@ -424,7 +416,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
         goto out;
     if ((err = cc_lower_double_to_half(module)))
         goto out;
-    timer_step(timer, "link");
+    cc_timer_step(timer, "link");
     cc_name_block_kernels(module);
     if ((err = cc_read_kernels(module, options->kernel_arg_info, &program->kernels,
                                &program->num_kernels, log)))
@@ -432,7 +424,7 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     if ((err = cc_make_workgroup_functions(module, program->kernels, program->num_kernels, machine,
                                            log)))
         goto out;
-    timer_step(timer, "workgroup");
+    cc_timer_step(timer, "workgroup");
     cc_dump(module, "work-group functions", false);
 
     char *message = NULL;
@@ -445,9 +437,9 @@ static cl_int back(LLVMModuleRef module, const struct cc_options *options, struc
     LLVMDisposeMessage(message);
     if ((err = check_called(module, program, log)))
         goto out;
-    timer_step(timer, "verify");
+    cc_timer_step(timer, "verify");
     err = split(module, program);
-    timer_step(timer, "split");
+    cc_timer_step(timer, "split");
 out:
     LLVMDisposeModule(module);
     if (machine)
@@ -544,20 +536,20 @@ static struct cc_program *new_program(void)
 static cl_int build(const char *source, const char *options_text, const struct cc_options *options,
                     struct cc_log *log, struct cc_program *program)
 {
-    struct timer timer;
-    timer_start(&timer);
+    struct cc_timer timer;
+    cc_timer_start(&timer);
     program->cacheable = cc_cache_key(source, options_text, &program->key);
     if (program->cacheable && load_cached(&program->key, program, log) == CL_SUCCESS) {
-        timer_step(&timer, "from cache");
+        cc_timer_step(&timer, "from cache");
         struct cc_log scratch = {0}; /* a failure to load says nothing the application reads */
         cl_int err = cc_program_load_eager_parts(program, &scratch);
         free(scratch.text);
-        timer_step(&timer, "load");
-        timer_report(&timer);
+        cc_timer_step(&timer, "load");
+        cc_timer_report(&timer, "build times");
         return err;
     }
     if (program->cacheable)
-        timer_step(&timer, "cache miss");
+        cc_timer_step(&timer, "cache miss");
     LLVMContextRef context = LLVMContextCreate();
     if (!context)
         return CL_OUT_OF_HOST_MEMORY;
@@ -565,7 +557,7 @@ static cl_int build(const char *source, const char *options_text, const struct c
     LLVMContextSetDiagnosticHandler(context, cc_diagnostic_handler, &diagnostics);
     LLVMModuleRef module;
     cl_int err = front(source, options, NULL, context, log, &module);
-    timer_step(&timer, "frontend");
+    cc_timer_step(&timer, "frontend");
     if (!err && (err = keep_bitcode(module, &program->bitcode, &program->bitcode_size)))
         LLVMDisposeModule(module);
     if (!err)
@@ -574,12 +566,12 @@ static cl_int build(const char *source, const char *options_text, const struct c
         err = CL_BUILD_PROGRAM_FAILURE;
     if (!err && program->cacheable && !log->failed) {
         store_cached(&program->key, program, log);
-        timer_step(&timer, "cache store");
+        cc_timer_step(&timer, "cache store");
     }
     if (!err)
         err = cc_program_load_eager_parts(program, log);
-    timer_step(&timer, "load");
-    timer_report(&timer);
+    cc_timer_step(&timer, "load");
+    cc_timer_report(&timer, "build times");
     LLVMContextDispose(context);
     return err;
 }
@@ -756,7 +748,7 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
                void **library, size_t *library_size)
 {
     struct cc_log log = {0};
-    struct timer timer;
+    struct cc_timer timer;
     bool create_library;
     struct cc_program *program = NULL;
     LLVMContextRef context = NULL;
@@ -764,7 +756,7 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
     *program_out = NULL;
     *library = NULL;
     *library_size = 0;
-    timer_start(&timer);
+    cc_timer_start(&timer);
     cl_int err = check_link_options(options_text, &create_library, &log);
     if (err)
         goto out;
@@ -782,13 +774,13 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         program->cacheable = true;
         program->key = key;
         if (load_cached(&key, program, &log) == CL_SUCCESS) {
-            timer_step(&timer, "from cache");
+            cc_timer_step(&timer, "from cache");
             struct cc_log scratch = {0};
             err = cc_program_load_eager_parts(program, &scratch);
             free(scratch.text);
             goto out;
         }
-        timer_step(&timer, "cache miss");
+        cc_timer_step(&timer, "cache miss");
     }
     context = LLVMContextCreate();
     struct cc_diagnostics diagnostics = {&log, false};
@@ -813,7 +805,7 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         err = CL_LINK_PROGRAM_FAILURE;
     if (err || !linked)
         goto out;
-    timer_step(&timer, "link objects");
+    cc_timer_step(&timer, "link objects");
     if (create_library) {
         err = keep_bitcode(linked, library, library_size);
         LLVMDisposeModule(linked);
@@ -831,15 +823,15 @@ cl_int cc_link(unsigned count, const void *const *bitcodes, const size_t *sizes,
         err = CL_LINK_PROGRAM_FAILURE;
     if (!err && cacheable && !log.failed) {
         store_cached(&key, program, &log);
-        timer_step(&timer, "cache store");
+        cc_timer_step(&timer, "cache store");
     }
     if (!err)
         err = cc_program_load_eager_parts(program, &log);
-    timer_step(&timer, "load");
+    cc_timer_step(&timer, "load");
     if (err == CL_BUILD_PROGRAM_FAILURE)
         err = CL_LINK_PROGRAM_FAILURE;
 out:
-    timer_report(&timer);
+    cc_timer_report(&timer, "build times");
     if (context)
         LLVMContextDispose(context);
     if (log.failed && !err)

@@ -226,6 +226,8 @@ static cl_int compile(struct cc_program *program, unsigned index,
         part->bitcode, part->bitcode_size, "part", false);
     LLVMModuleRef module = NULL;
     cl_int err = CL_SUCCESS;
+    struct cc_timer timer;
+    cc_timer_start(&timer);
     if (!context || !machine || !buffer) {
         err = CL_OUT_OF_HOST_MEMORY;
         goto out;
@@ -244,7 +246,9 @@ static cl_int compile(struct cc_program *program, unsigned index,
     cc_lower_vector_math(module, !program->opt_disable);
     if (!program->opt_disable)
         cc_add_vector_math(module);
+    cc_timer_step(&timer, "prepare");
     LLVMErrorRef error = cc_optimize(module, machine, !program->opt_disable);
+    cc_timer_step(&timer, "O3");
     if (error) {
         char *text = LLVMGetErrorMessage(error);
         cc_log_printf(log, "error: internal: optimisation failed: %s\n", text);
@@ -299,6 +303,16 @@ static cl_int compile(struct cc_program *program, unsigned index,
     LLVMDisposeMessage(message);
     if (!err && diagnostics.error)
         err = CL_BUILD_PROGRAM_FAILURE;
+    cc_timer_step(&timer, "codegen");
+    if (timer.on) {
+        char what[200];
+        if (is_kernel_part(program, index))
+            snprintf(what, sizeof what, "kernel '%.120s'%s code times",
+                     program->kernels[index].name, facts ? ", launch copy," : "");
+        else
+            snprintf(what, sizeof what, "part %u code times", index);
+        cc_timer_report(&timer, what);
+    }
 out:
     if (module)
         LLVMDisposeModule(module);

@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
@@ -372,6 +373,17 @@ cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_
 
 /* build.c: debugging aids, shared with codegen.c. */
 void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage);
+/* CPUCL_BUILD_TIMES=1: how long each step of a build, or of a kernel's
+ * code, took, printed as one line "cpucl: <what> (ms): step ms ...". */
+struct cc_timer {
+    bool on;
+    struct timespec last;
+    char text[512];
+    size_t length;
+};
+void cc_timer_start(struct cc_timer *t);
+void cc_timer_step(struct cc_timer *t, const char *step);
+void cc_timer_report(const struct cc_timer *t, const char *what);
 struct cc_diagnostics {
     struct cc_log *log;
     bool error;
