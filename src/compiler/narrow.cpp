@@ -28,7 +28,10 @@
 //
 // each copy skipped when empty, its header phis (the regions' `next
 // region` maximum) starting from the previous copy's values, the exit's
-// LCSSA phis taking the last one's. The copies' branches on the constant
+// LCSSA phis taking the last one's. Each copy counts from 0 again (its iv
+// over [0, hi - lo), the work-item lo + iv), so that the clamps round and
+// the passes after this one (divergent.cpp, jam.cpp) take it as they take
+// any work-item loop. The copies' branches on the constant
 // are folded here, so the vectorizer sees straight-line bodies: a tree
 // reduction's level runs its s active work-items with plain vector loads
 // and stores instead of all of them under a mask (AVX2's masked stores
@@ -518,6 +521,30 @@ Interval leaf_interval(llvm::IRBuilder<> &b, const Candidate &c, const Leaf &g,
     return r;
 }
 
+// A copy of the loop running over [start, end) counts from 0 instead
+// (a canonical induction variable, which the clamps round after the
+// guards' and the passes after this one take loops by): its iv runs over
+// [0, end - start), and start + iv stands for the work-item where the
+// body used iv. The copy runs at least once (start < end).
+void count_from_zero(llvm::PHINode *iv, llvm::BasicBlock *preheader, llvm::BasicBlock *latch,
+                     llvm::ICmpInst *latch_compare, unsigned count_operand, llvm::Value *start,
+                     llvm::Value *end)
+{
+    auto *next = llvm::cast<llvm::Instruction>(iv->getIncomingValueForBlock(latch));
+    llvm::IRBuilder<> b(preheader->getTerminator());
+    latch_compare->setOperand(count_operand, b.CreateNUWSub(end, start, "narrow.trips"));
+    iv->setIncomingValueForBlock(preheader, llvm::ConstantInt::get(iv->getType(), 0));
+    b.SetInsertPoint(iv->getParent(), iv->getParent()->getFirstInsertionPt());
+    llvm::Value *item = b.CreateNUWAdd(iv, start, "narrow.item");
+    iv->replaceUsesWithIf(
+        item, [&](llvm::Use &use) { return use.getUser() != next && use.getUser() != item; });
+    b.SetInsertPoint(next->getNextNode());
+    llvm::Value *next_item = b.CreateNUWAdd(next, start, "narrow.next_item");
+    next->replaceUsesWithIf(next_item, [&](llvm::Use &use) {
+        return use.getUser() != iv && use.getUser() != latch_compare && use.getUser() != next_item;
+    });
+}
+
 void narrow(Candidate &c)
 {
     const Guard &g = c.guard;
@@ -718,6 +745,10 @@ void narrow(Candidate &c)
         }
         for (llvm::BasicBlock *copy : copies)
             llvm::ConstantFoldTerminator(copy, true);
+        if (bounds[k] != start)
+            count_from_zero(llvm::cast<llvm::PHINode>(map[c.iv]), preheader, latch,
+                            llvm::cast<llvm::ICmpInst>(map[c.latch_compare]), c.count_operand,
+                            bounds[k], bounds[k + 1]);
 
         // the values after this copy, then where the next one starts
         b.SetInsertPoint(exit, exit->begin());

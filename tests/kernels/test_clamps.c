@@ -42,6 +42,18 @@ static const char *source =
     "    out[get_global_id(0) - get_global_offset(0)] = in[clamp(x, 0, n - 1)] * 2.0f - "
     "in[max(min(x, n - 2), 1)];\n"
     "}\n"
+    /* a guard on the work-items with clamps beside it (ffmpeg's nlmeans
+     * window): the guard's copies count from 0, so each gets its clamps
+     * narrowed too */
+    "kernel void guarded(global const float *in, global float *out, int n, int p)\n"
+    "{\n"
+    "    int x = get_global_id(0);\n"
+    "    int oob = x - p < 0 || x + p >= n;\n"
+    "    float sum = in[clamp(x - 3, 0, n - 1)] + 2.0f * in[clamp(x + 1, 0, n - 1)];\n"
+    "    if (!oob)\n"
+    "        sum += in[x - p] * in[clamp(x + p, 0, n - 1)];\n"
+    "    out[get_global_id(0) - get_global_offset(0)] = sum;\n"
+    "}\n"
     /* the bench's blur through buffers: 3x3 float4 pixels, both axes clamped */
     "kernel void blur(global const float4 *in, global float4 *out, int n)\n"
     "{\n"
@@ -152,6 +164,23 @@ static void run_wrapped(struct harness *h, cl_program program, size_t offset, co
     check("wrapped", got, want, N, offset, local);
 }
 
+static void run_guarded(struct harness *h, cl_program program, size_t offset, cl_int p,
+                        const size_t *local)
+{
+    cl_int n = N;
+    float got[N], want[N];
+    launch(h, program, "guarded", &n, sizeof n, &p, offset, N, local, got);
+    for (size_t i = 0; i < N; i++) {
+        int32_t x = (int32_t)(offset + i);
+        float sum = input((size_t)clamp_int(x - 3, 0, N - 1)) +
+                    2.0f * input((size_t)clamp_int(x + 1, 0, N - 1));
+        if (x - p >= 0 && x + p < N)
+            sum += input((size_t)(x - p)) * input((size_t)clamp_int(x + p, 0, N - 1));
+        want[i] = sum;
+    }
+    check("guarded", got, want, N, offset, local);
+}
+
 static void run_neighbours(struct harness *h, cl_program program, size_t offset,
                            const size_t *local)
 {
@@ -222,6 +251,12 @@ int main(void)
         for (size_t s = 0; s < sizeof shifts / sizeof shifts[0]; s++) {
             run_taps(&h, program, 0, shifts[s], local);
             run_taps(&h, program, offsets[1], shifts[s], local);
+        }
+        /* p: none cut, a few, most of a group, more than the range */
+        static const cl_int reaches[] = {0, 3, 40, N};
+        for (size_t r = 0; r < sizeof reaches / sizeof reaches[0]; r++) {
+            run_guarded(&h, program, 0, reaches[r], local);
+            run_guarded(&h, program, offsets[1], reaches[r], local);
         }
         run_neighbours(&h, program, 0, local);
         run_neighbours(&h, program, 5, local);
