@@ -565,53 +565,46 @@ static bool collect_accesses(struct regions *r, LLVMValueRef alloca, LLVMValueRe
 
 /* Whether, in region j, a read of the alloca can see a value stored before
  * the region began (by an earlier region, or an earlier run of this one):
- * forward dataflow over the region's blocks of "nothing has overwritten it
- * yet", from the region's start. */
+ * the blocks reached from the region's start along paths on which nothing
+ * has overwritten it yet (a walk that stops at a block's kill and at the
+ * region's end, a branch to a barrier block), and a read on one of them.
+ * Each block is looked at once. */
 static bool exposed_in_region(struct regions *r, unsigned j, const struct map *accesses)
 {
     const struct map *blocks = &r->blocks[j];
-    struct map open = {0}; /* block -> 1 + whether the alloca is still unwritten at its end */
-    bool found = false, changed = true;
-    while (changed && !found && !r->failed) {
-        changed = false;
-        for (size_t i = 0; i < blocks->capacity; i++) {
-            LLVMBasicBlockRef bb = blocks->keys[i];
-            if (!bb)
+    struct map seen = {0};
+    LLVMBasicBlockRef *stack = malloc(sizeof *stack * (blocks->count + 1));
+    if (!stack) {
+        r->failed = true;
+        return true; /* (unused: the build fails) */
+    }
+    size_t top = 0;
+    bool found = false;
+    stack[top++] = r->start[j];
+    r->failed |= !map_put(&seen, r->start[j], r->start[j]);
+    while (top && !found && !r->failed) {
+        LLVMBasicBlockRef bb = stack[--top];
+        bool open = true;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && open && !found;
+             inst = LLVMGetNextInstruction(inst)) {
+            uintptr_t kind = (uintptr_t)map_get(accesses, inst);
+            found = kind == READS;
+            open = kind != KILLS;
+        }
+        if (!open || found)
+            continue;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned n = term ? LLVMGetNumSuccessors(term) : 0;
+        for (unsigned s = 0; s < n; s++) {
+            LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+            if (is_barrier_block(r, succ) || !map_get(blocks, succ) || map_get(&seen, succ))
                 continue;
-            /* open at entry: the region's start, or a predecessor in the
-             * region that ends open */
-            bool state = bb == r->start[j] && LLVMGetFirstInstruction(bb);
-            for (size_t k = 0; k < blocks->capacity && !state; k++) {
-                LLVMBasicBlockRef pred = blocks->keys[k];
-                if (!pred || (uintptr_t)map_get(&open, pred) != 2)
-                    continue;
-                LLVMValueRef term = LLVMGetBasicBlockTerminator(pred);
-                unsigned n = LLVMGetNumSuccessors(term);
-                for (unsigned sidx = 0; sidx < n; sidx++) {
-                    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, sidx);
-                    /* a branch to a barrier block leaves the region */
-                    if (succ == bb && !(is_barrier_block(r, bb)))
-                        state = true;
-                }
-            }
-            if (!state)
-                continue;
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst && state;
-                 inst = LLVMGetNextInstruction(inst)) {
-                uintptr_t kind = (uintptr_t)map_get(accesses, inst);
-                if (kind == READS)
-                    found = true;
-                else if (kind == KILLS)
-                    state = false;
-            }
-            uintptr_t now = state ? 2 : 1;
-            if ((uintptr_t)map_get(&open, bb) < now) {
-                r->failed |= !map_put(&open, bb, (void *)now);
-                changed = true;
-            }
+            r->failed |= !map_put(&seen, succ, succ);
+            stack[top++] = succ;
         }
     }
-    map_free(&open);
+    free(stack);
+    map_free(&seen);
     return found;
 }
 

@@ -434,6 +434,61 @@ static void check_many_barriers(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* A loop with barriers around 250 branches (a generated kernel's shape):
+ * regions.c decides which of its values live across the barriers block by
+ * block, and once took a time cubic in the blocks for it (about 150 s to
+ * build this kernel, 15 ms since). */
+static void check_branchy_loop(struct harness *h)
+{
+    enum { BRANCHES = 250, LOCAL = 64, ROUNDS = 3 };
+    size_t size = 512 + BRANCHES * 96;
+    char *source = malloc(size), *p = source;
+    REQUIRE(source);
+    p += sprintf(p,
+                 "kernel void branchy(global float *out, global const float *in, int m)\n{\n"
+                 "    local float t[%d];\n    int l = get_local_id(0);\n    float s = 0;\n"
+                 "    for (int k = 0; k < m; k++) {\n"
+                 "        t[l] = in[k * %d + l];\n        barrier(CLK_LOCAL_MEM_FENCE);\n",
+                 LOCAL, LOCAL);
+    for (int i = 0; i < BRANCHES; i++)
+        p += sprintf(
+            p, "        if (t[(l + %d) %% %d] > %d.0f) s += t[(l * %d) %% %d]; else s -= %d.0f;\n",
+            i, LOCAL, i % 7, i % 5 + 1, LOCAL, i % 3);
+    p += sprintf(p, "        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n"
+                    "    out[get_global_id(0)] = s;\n}\n");
+    cl_program program = harness_build(h, source, "");
+    free(source);
+    REQUIRE(program);
+    cl_kernel k = harness_kernel(program, "branchy");
+    float in[ROUNDS * LOCAL], out[2 * LOCAL];
+    for (int i = 0; i < ROUNDS * LOCAL; i++)
+        in[i] = (float)((i * 5) % 9);
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_mem src = harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+    cl_int m = ROUNDS;
+    CHECK_OK(harness_args(k, 3, ARG(d), ARG(src), ARG(m)));
+    size_t global = 2 * LOCAL, local = LOCAL;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int g = 0; g < 2 * LOCAL; g++) {
+        int l = g % LOCAL;
+        float s = 0; /* small integers: exact in any order */
+        for (int r = 0; r < ROUNDS; r++)
+            for (int i = 0; i < BRANCHES; i++) {
+                if (in[r * LOCAL + (l + i) % LOCAL] > (float)(i % 7))
+                    s += in[r * LOCAL + (l * (i % 5 + 1)) % LOCAL];
+                else
+                    s -= (float)(i % 3);
+            }
+        bad += out[g] != s;
+    }
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(d), clReleaseMemObject(src);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -449,6 +504,7 @@ int main(void)
     }
     unsetenv("CPUCL_BARRIERS");
     check_many_barriers(&h);
+    check_branchy_loop(&h);
     harness_close(&h);
     return harness_finish();
 }
