@@ -251,6 +251,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
      * process (narrow.cpp, rows.cpp, divergent.cpp, jam.cpp);
      * CPUCL_ABI_LEVEL is in the identity through host->abi_cpu. */
     hash_variable(s, "CPUCL_BARRIERS");
+    hash_variable(s, "CPUCL_REGION_FUNCTIONS");
     hash_variable(s, "CPUCL_LOOP_BARRIERS");
     hash_variable(s, "CPUCL_NO_UNIFORM");
     hash_variable(s, "CPUCL_SPECIALIZE");

@@ -87,6 +87,7 @@ struct regions {
     struct map region_of_start; /* barrier block -> region number + 1 */
     struct map *blocks;         /* per region: block -> (void *)1 when in it */
     bool *reenters;             /* per region: can run again after a barrier */
+    bool *leads_to;             /* [a * num_regions + b]: region a can stop at barrier b */
 
     /* per alloca of the prologue: where each work-item's copy lives */
     struct cc_values allocas;
@@ -436,9 +437,10 @@ static void find_reentry(struct regions *r)
     bool *edge = calloc((size_t)n * n, sizeof *edge);
     bool *seen = calloc(n, sizeof *seen);
     unsigned *stack = calloc(n, sizeof *stack);
+    r->leads_to = edge;
     if (!edge || !seen || !stack) {
         r->failed = true;
-        free(edge), free(seen), free(stack);
+        free(seen), free(stack);
         return;
     }
     for (unsigned a = 0; a < n; a++)
@@ -458,7 +460,7 @@ static void find_reentry(struct regions *r)
         }
         r->reenters[j] = seen[j];
     }
-    free(edge), free(seen), free(stack);
+    free(seen), free(stack);
 }
 
 static int region_of_block(struct regions *r, LLVMBasicBlockRef bb)
@@ -1064,6 +1066,158 @@ static LLVMBasicBlockRef emit_loop(struct group_loop *g, LLVMValueRef region, un
     return start;
 }
 
+/* Region j's loops in g->fn, entered from the builder's block and going
+ * on to `after` once every work-item ran: one loop over all of them, and
+ * when some may have returned early while others went on (outside the
+ * spec, but common) also one over those whose status says this region,
+ * taken when `mixed`. */
+static void emit_loops(struct group_loop *g, LLVMValueRef region, unsigned j, LLVMValueRef mixed,
+                       LLVMBasicBlockRef after)
+{
+    struct regions *r = g->r;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(r->b);
+    /* every access of the region, and the status array's */
+    struct cc_values accesses = {0};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(region); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+             inst = LLVMGetNextInstruction(inst))
+            if (cc_parallel_access(inst))
+                r->failed |= !cc_values_add(&accesses, inst);
+    LLVMValueRef latches[2];
+    unsigned num_latches = 0;
+    LLVMBasicBlockRef all =
+        emit_loop(g, region, j, false, after, &accesses, &latches[num_latches++]);
+    if (j == 0 || !r->may_mix) {
+        LLVMPositionBuilderAtEnd(r->b, entry);
+        LLVMBuildBr(r->b, all);
+    } else {
+        LLVMBasicBlockRef some =
+            emit_loop(g, region, j, true, after, &accesses, &latches[num_latches++]);
+        LLVMPositionBuilderAtEnd(r->b, entry);
+        LLVMBuildCondBr(r->b, mixed, some, all);
+    }
+    cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count);
+    free(accesses.items);
+}
+
+/* Past this many regions (CPUCL_REGION_FUNCTIONS, read at every build;
+ * 0 for every kernel, as the tests do), each region's loops go to a
+ * function of their own. Inlined one after the other into the work-group
+ * function, the loops of a kernel with hundreds of barriers made O3 and
+ * code generation superlinear in the barriers (SCEV walks the chain of
+ * dominating blocks for each loop): 800 barriers in straight code took 72
+ * s of O3 and 16 of code generation, against 6 and 6 in functions of
+ * their own. The functions do not see the constants a work-group function
+ * is specialized for (a required local size, a launch copy's facts: the
+ * bench's sgemm_reqd 19 -> 77 ms with every kernel's regions out of line),
+ * so they wait until the compile time matters (128 regions: about 2 s of
+ * O3 and code generation inlined). */
+static unsigned max_inline_regions(void)
+{
+    const char *setting = getenv("CPUCL_REGION_FUNCTIONS");
+    return setting && *setting ? (unsigned)strtoul(setting, NULL, 10) : 128;
+}
+
+/* Region j's loops in a noinline function of their own,
+ *
+ *   i32 loops(args, state, ctx, n, size x, y, z, i1 mixed, ptr returned,
+ *             the region's other arguments)
+ *
+ * returning the furthest region reached (the work-group function's
+ * next_region) and storing whether a work-item returned; called from the
+ * builder's block, going on to `after`. */
+static void call_outlined(struct group_loop *g, LLVMValueRef region, unsigned j, LLVMValueRef mixed,
+                          LLVMValueRef copy_attributes_from, LLVMBasicBlockRef after)
+{
+    struct regions *r = g->r;
+    enum { FIXED = 9 };
+    unsigned extra = g->num_args - 8, count = FIXED + extra;
+    LLVMTypeRef *params = malloc(count * sizeof *params);
+    LLVMTypeRef *region_params = malloc(g->num_args * sizeof *region_params);
+    LLVMValueRef *values = malloc(count * sizeof *values);
+    LLVMValueRef *call_args = malloc(g->num_args * sizeof *call_args);
+    if (!params || !region_params || !values || !call_args) {
+        r->failed = true;
+        goto out;
+    }
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(r->context);
+    LLVMTypeRef fixed[FIXED] = {r->ptr, r->ptr, r->ptr, r->i64, r->i64, r->i64, r->i64, i1, r->ptr};
+    memcpy(params, fixed, sizeof fixed);
+    LLVMGetParamTypes(r->region_type, region_params);
+    for (unsigned i = 0; i < extra; i++)
+        params[FIXED + i] = region_params[8 + i];
+    size_t length;
+    const char *region_name = LLVMGetValueName2(region, &length);
+    char name[160];
+    snprintf(name, sizeof name, "%.140s.loops", region_name);
+    LLVMValueRef fn = LLVMAddFunction(r->module, name, LLVMFunctionType(r->i32, params, count, 0));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned num_attributes =
+        LLVMGetAttributeCountAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex);
+    LLVMAttributeRef *attributes =
+        malloc((num_attributes ? num_attributes : 1) * sizeof *attributes);
+    if (attributes) {
+        LLVMGetAttributesAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex, attributes);
+        for (unsigned i = 0; i < num_attributes; i++)
+            if (LLVMIsStringAttribute(attributes[i]))
+                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
+        free(attributes);
+    }
+    LLVMAddAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    /* as in the work-group function: the argument block and the state are
+     * not written while the group runs, and the context is the group's own
+     * (the status array is reached from it here) */
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    for (unsigned i = 1; i <= 3; i++)
+        LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
+
+    /* the call, in the work-group function */
+    values[0] = g->args, values[1] = g->state, values[2] = g->ctx, values[3] = g->n;
+    for (int d = 0; d < 3; d++)
+        values[4 + d] = g->size[d];
+    values[7] = mixed, values[8] = g->returned;
+    for (unsigned i = 0; i < extra; i++)
+        values[FIXED + i] = g->call_args[8 + i];
+    LLVMValueRef reached =
+        LLVMBuildCall2(r->b, LLVMGlobalGetValueType(fn), fn, values, count, "reached");
+    LLVMBuildStore(r->b, reached, g->next_region);
+    LLVMBuildBr(r->b, after);
+    LLVMBasicBlockRef back = LLVMGetInsertBlock(r->b);
+
+    /* the function: its own counters and results, then the loops */
+    struct group_loop inner = *g;
+    inner.fn = fn;
+    inner.args = LLVMGetParam(fn, 0), inner.state = LLVMGetParam(fn, 1);
+    inner.ctx = LLVMGetParam(fn, 2), inner.n = LLVMGetParam(fn, 3);
+    for (int d = 0; d < 3; d++)
+        inner.size[d] = LLVMGetParam(fn, 4 + (unsigned)d);
+    inner.call_args = call_args;
+    for (unsigned i = 0; i < extra; i++)
+        call_args[8 + i] = LLVMGetParam(fn, FIXED + i);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(r->context, fn, "entry");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(r->context, fn, "done");
+    LLVMPositionBuilderAtEnd(r->b, entry);
+    inner.next_region = LLVMBuildAlloca(r->b, r->i32, "next");
+    inner.returned = LLVMBuildAlloca(r->b, i1, "returned");
+    for (int d = 0; d < 3; d++)
+        inner.counters[d] = LLVMBuildAlloca(r->b, r->i64, "");
+    LLVMBuildStore(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1), inner.next_region);
+    LLVMBuildStore(r->b, LLVMConstInt(i1, 0, 0), inner.returned);
+    LLVMValueRef status_index =
+        LLVMBuildMul(r->b, inner.n, LLVMConstInt(r->i64, r->status_offset, 0), "");
+    status_index = LLVMBuildAdd(r->b, status_index, LLVMConstInt(r->i64, r->item_base, 0), "");
+    inner.status = LLVMBuildInBoundsGEP2(r->b, r->i8, inner.ctx, &status_index, 1, "status");
+    emit_loops(&inner, region, j, LLVMGetParam(fn, 7), done);
+    LLVMPositionBuilderAtEnd(r->b, done);
+    LLVMBuildStore(r->b, LLVMBuildLoad2(r->b, i1, inner.returned, ""), LLVMGetParam(fn, 8));
+    LLVMBuildRet(r->b, LLVMBuildLoad2(r->b, r->i32, inner.next_region, ""));
+    LLVMPositionBuilderAtEnd(r->b, back);
+out:
+    free(params), free(region_params), free(values), free(call_args);
+}
+
 static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const char *wg_name,
                              LLVMValueRef copy_attributes_from)
 {
@@ -1150,6 +1304,7 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
     LLVMBuildStore(r->b, LLVMConstInt(LLVMInt1TypeInContext(r->context), 0, 0), mixed);
     LLVMBuildBr(r->b, starts[0]);
 
+    bool outlined = r->num_regions > max_inline_regions();
     struct group_loop loop = {r, fn, args, state, ctx, n, status, next_region, returned,
                               call_args, (unsigned)num_args, {size[0], size[1], size[2]},
                               {counters[0], counters[1], counters[2]}};
@@ -1166,37 +1321,12 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
                 LLVMBuildLoad2(r->b, LLVMGetAllocatedType(a),
                                LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &at, 1, ""), "");
         }
-        /* every access of the region, and the status array's */
-        struct cc_values accesses = {0};
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(regions[j]); bb;
-             bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
-                 inst = LLVMGetNextInstruction(inst))
-                if (cc_parallel_access(inst))
-                    r->failed |= !cc_values_add(&accesses, inst);
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(r->context, fn, "region.done");
-        LLVMValueRef latches[2];
-        unsigned num_latches = 0;
-        if (j == 0 || !r->may_mix) {
-            LLVMBasicBlockRef body = emit_loop(&loop, regions[j], j, false, after, &accesses,
-                                               &latches[num_latches++]);
-            LLVMPositionBuilderAtEnd(r->b, starts[j]);
-            LLVMBuildBr(r->b, body);
-        } else {
-            /* Normally every work-item stopped at this region's barrier and
-             * all run it, unmasked; once some returned early while others
-             * went on (outside the spec, but common), only those whose
-             * status says this region run. */
-            LLVMBasicBlockRef all = emit_loop(&loop, regions[j], j, false, after, &accesses,
-                                              &latches[num_latches++]);
-            LLVMBasicBlockRef some = emit_loop(&loop, regions[j], j, true, after, &accesses,
-                                               &latches[num_latches++]);
-            LLVMPositionBuilderAtEnd(r->b, starts[j]);
-            LLVMBuildCondBr(r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
-                            some, all);
-        }
-        cc_mark_parallel_loops(latches, num_latches, accesses.items, (unsigned)accesses.count);
-        free(accesses.items);
+        LLVMValueRef is_mixed = LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, "");
+        if (outlined)
+            call_outlined(&loop, regions[j], j, is_mixed, copy_attributes_from, after);
+        else
+            emit_loops(&loop, regions[j], j, is_mixed, after);
         /* every item has run: go on where they stopped */
         LLVMPositionBuilderAtEnd(r->b, after);
         LLVMValueRef go = LLVMBuildLoad2(r->b, r->i32, next_region, "");
@@ -1208,9 +1338,17 @@ static LLVMValueRef build_wg(struct regions *r, LLVMValueRef *regions, const cha
             r->b, LLVMBuildLoad2(r->b, LLVMInt1TypeInContext(r->context), mixed, ""),
             LLVMBuildAnd(r->b, some_returned, some_went_on, ""), "");
         LLVMBuildStore(r->b, now_mixed, mixed);
-        LLVMValueRef sw = LLVMBuildSwitch(r->b, go, done, r->num_regions);
+        /* only the barriers this region can stop at: a case for every
+         * region after every region made the CFG quadratic in the
+         * barriers, and O3's time with it (400 barriers in straight code:
+         * 95 s) */
+        unsigned cases = 0;
         for (unsigned k = 1; k < r->num_regions; k++)
-            LLVMAddCase(sw, LLVMConstInt(r->i32, k, 0), starts[k]);
+            cases += r->leads_to[(size_t)j * r->num_regions + k];
+        LLVMValueRef sw = LLVMBuildSwitch(r->b, go, done, cases);
+        for (unsigned k = 1; k < r->num_regions; k++)
+            if (r->leads_to[(size_t)j * r->num_regions + k])
+                LLVMAddCase(sw, LLVMConstInt(r->i32, k, 0), starts[k]);
     }
     LLVMPositionBuilderAtEnd(r->b, done);
     LLVMBuildRetVoid(r->b);
@@ -1309,7 +1447,7 @@ out:
     }
     for (unsigned j = 0; r.blocks && j < r.num_regions; j++)
         map_free(&r.blocks[j]);
-    free(r.blocks), free(r.reenters), free(regions), free(params);
+    free(r.blocks), free(r.reenters), free(r.leads_to), free(regions), free(params);
     free(r.shared.items);
     free(r.group_allocas.items);
     map_free(&r.region_of_start);

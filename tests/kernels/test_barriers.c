@@ -493,16 +493,21 @@ int main(void)
 {
     struct harness h = harness_open();
     /* Both ways of running barriers (src/compiler/README.md): regions, the
-     * default, then fibers, chosen at build time. */
-    for (int fibers = 0; fibers < 2; fibers++) {
-        if (fibers)
+     * default, with each region's loops inlined into the work-group
+     * function, then in functions of their own (as for a kernel of many
+     * barriers), then fibers; chosen at build time. */
+    for (int way = 0; way < 3; way++) {
+        if (way == 1)
+            setenv("CPUCL_REGION_FUNCTIONS", "0", 1);
+        if (way == 2)
             setenv("CPUCL_BARRIERS", "fibers", 1);
         cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
         REQUIRE(program);
-        run_all(&h, program, !fibers);
+        run_all(&h, program, way < 2);
         clReleaseProgram(program);
     }
     unsetenv("CPUCL_BARRIERS");
+    unsetenv("CPUCL_REGION_FUNCTIONS");
     check_many_barriers(&h);
     check_branchy_loop(&h);
     harness_close(&h);
