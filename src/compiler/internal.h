@@ -206,6 +206,11 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
                                    unsigned num_kernels, LLVMTargetMachineRef machine,
                                    struct cc_log *log);
 char *cc_wg_function_name(const char *kernel_name);
+/* Gives `to` the string attributes of function `from` (target-cpu,
+ * target-features, denormal and math modes) but uniform-work-group-size:
+ * what a function built around or cut from a kernel needs so that the
+ * kernel's code inlines into it unchanged. */
+void cc_copy_string_attributes(LLVMValueRef from, LLVMValueRef to);
 /* Runs an LLVM pass pipeline (LLVMRunPasses' text) over the module; a
  * failure is logged with the pipeline's text: CL_BUILD_PROGRAM_FAILURE. */
 cl_int cc_run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,

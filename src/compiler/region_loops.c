@@ -57,15 +57,7 @@ static LLVMValueRef out_of_line(struct regions *r, LLVMValueRef region)
     LLVMTypeRef type = LLVMGlobalGetValueType(region);
     LLVMValueRef fn = LLVMAddFunction(r->module, wrapper_name, type);
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    unsigned count = LLVMGetAttributeCountAtIndex(region, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
-    if (attributes) {
-        LLVMGetAttributesAtIndex(region, LLVMAttributeFunctionIndex, attributes);
-        for (unsigned i = 0; i < count; i++)
-            if (LLVMIsStringAttribute(attributes[i]))
-                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
-        free(attributes);
-    }
+    cc_copy_string_attributes(region, fn);
     LLVMAddAttributeAtIndex(
         fn, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
@@ -244,17 +236,7 @@ static void call_outlined(struct group_loop *g, LLVMValueRef region, unsigned j,
     snprintf(name, sizeof name, "%.140s.loops", region_name);
     LLVMValueRef fn = LLVMAddFunction(r->module, name, LLVMFunctionType(r->i32, params, count, 0));
     LLVMSetLinkage(fn, LLVMInternalLinkage);
-    unsigned num_attributes =
-        LLVMGetAttributeCountAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attributes =
-        malloc((num_attributes ? num_attributes : 1) * sizeof *attributes);
-    if (attributes) {
-        LLVMGetAttributesAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex, attributes);
-        for (unsigned i = 0; i < num_attributes; i++)
-            if (LLVMIsStringAttribute(attributes[i]))
-                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
-        free(attributes);
-    }
+    cc_copy_string_attributes(copy_attributes_from, fn);
     LLVMAddAttributeAtIndex(
         fn, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
@@ -316,15 +298,7 @@ LLVMValueRef cc_region_loops_function(struct regions *r, LLVMValueRef *regions, 
     LLVMTypeRef params[2] = {r->ptr, r->ptr};
     LLVMValueRef fn = LLVMAddFunction(
         r->module, wg_name, LLVMFunctionType(LLVMVoidTypeInContext(r->context), params, 2, 0));
-    unsigned count = LLVMGetAttributeCountAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
-    if (attributes) {
-        LLVMGetAttributesAtIndex(copy_attributes_from, LLVMAttributeFunctionIndex, attributes);
-        for (unsigned i = 0; i < count; i++)
-            if (LLVMIsStringAttribute(attributes[i]))
-                LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, attributes[i]);
-        free(attributes);
-    }
+    cc_copy_string_attributes(copy_attributes_from, fn);
     LLVMValueRef args = LLVMGetParam(fn, 0), state = LLVMGetParam(fn, 1);
     /* Neither block is written while the group runs. */
     unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);

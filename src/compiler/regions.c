@@ -733,20 +733,10 @@ static LLVMValueRef build_region(struct regions *r, unsigned j, const char *kern
     struct clone c = {.r = r, .region = j};
     char name[96];
     snprintf(name, sizeof name, "__cpucl_region_%u.%.60s", j, kernel_name);
-    LLVMTypeRef params[8] = {r->ptr, r->ptr, r->i64, r->i64, r->i64, r->ptr, r->i64, r->i64};
     c.fn = LLVMAddFunction(r->module, name, r->region_type);
     LLVMSetLinkage(c.fn, LLVMInternalLinkage);
-    (void)params;
     /* the work-item function's attributes (target, math modes) */
-    unsigned count = LLVMGetAttributeCountAtIndex(r->wi, LLVMAttributeFunctionIndex);
-    LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
-    if (attributes) {
-        LLVMGetAttributesAtIndex(r->wi, LLVMAttributeFunctionIndex, attributes);
-        for (unsigned i = 0; i < count; i++)
-            if (LLVMIsStringAttribute(attributes[i]))
-                LLVMAddAttributeAtIndex(c.fn, LLVMAttributeFunctionIndex, attributes[i]);
-        free(attributes);
-    }
+    cc_copy_string_attributes(r->wi, c.fn);
     LLVMAddAttributeAtIndex(
         c.fn, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("alwaysinline", 12),

@@ -155,7 +155,7 @@ static LLVMValueRef load_field(LLVMBuilderRef b, LLVMTypeRef type, LLVMValueRef 
 /* The work-group function takes the kernel's target-cpu, target-features
  * and the other string attributes clang gave it (denormal and math modes),
  * so that inlining the kernel into it is allowed and changes nothing. */
-static void copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
+void cc_copy_string_attributes(LLVMValueRef from, LLVMValueRef to)
 {
     unsigned count = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
     LLVMAttributeRef *attributes = malloc((count ? count : 1) * sizeof *attributes);
@@ -188,7 +188,7 @@ static LLVMValueRef build_fiber_wg(LLVMModuleRef module, struct wg *wg, LLVMValu
     LLVMValueRef fn = LLVMAddFunction(
         module, name, LLVMFunctionType(LLVMVoidTypeInContext(context), params, 2, 0));
     free(name);
-    copy_string_attributes(wg->kernel_fn, fn);
+    cc_copy_string_attributes(wg->kernel_fn, fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(context, fn, "entry"));
     LLVMValueRef state = LLVMGetParam(fn, 1);
@@ -224,7 +224,7 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
     wg->exported = wg->form == FIBERS ? build_fiber_wg(module, wg, fn) : fn;
     if (!wg->exported)
         return NULL;
-    copy_string_attributes(wg->kernel_fn, fn);
+    cc_copy_string_attributes(wg->kernel_fn, fn);
     LLVMAddAttributeAtIndex(
         fn, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(context, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
