@@ -215,9 +215,18 @@ void cc_copy_string_attributes(LLVMValueRef from, LLVMValueRef to);
  * failure is logged with the pipeline's text: CL_BUILD_PROGRAM_FAILURE. */
 cl_int cc_run_passes(LLVMModuleRef module, const char *passes, LLVMTargetMachineRef machine,
                      struct cc_log *log);
-/* Whether a memory access may join a work-item loop's parallel access
- * group (all do but the local atomics made plain). */
+
+/* local_memory.c: whether a memory access may join a work-item loop's
+ * parallel access group (all do but the local atomics made plain). */
 bool cc_parallel_access(LLVMValueRef inst);
+/* fn's atomics on __local memory become plain loads and stores, kept out
+ * of the parallel claim. */
+void cc_localize_atomics(LLVMBuilderRef b, LLVMValueRef fn);
+/* fn's uses of kernel-scope __local variables become slices of
+ * local_mem, made in block entry; sets kernel->local_mem_size.
+ * CL_BUILD_PROGRAM_FAILURE (logged) for a use the slices cannot replace. */
+cl_int cc_place_locals(LLVMValueRef fn, LLVMBasicBlockRef entry, LLVMValueRef local_mem,
+                       struct cc_kernel_info *kernel, struct cc_log *log);
 
 /* uniform.c: the values of work-item function fn (parameters 2-4 the
  * local ids) that can differ between the work-items of a group, as a
