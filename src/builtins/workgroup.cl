@@ -1,6 +1,7 @@
 /* workgroup.cl - work-group collectives (OpenCL C 2.0, 6.13.15) and the
  * sub-group functions of cl_khr_subgroups (OpenCL 2.2 extension spec,
- * 9.17; core in OpenCL 2.1).
+ * 9.17; core in OpenCL 2.1) and cl_khr_subgroup_extended_types (at the
+ * end).
  *
  * A collective is built from barriers and a scratch area of 8-byte slots
  * that the device gives each work-group (cc_wg_state.scratch, sized by
@@ -238,3 +239,84 @@ WG_BROADCAST(ulong)
 WG_BROADCAST(float)
 WG_BROADCAST(double)
 WG_BROADCAST(half)
+
+/* --- cl_khr_subgroup_extended_types (OpenCL extension spec, "Extended
+ * Types for Sub-group Functions"): sub_group_broadcast of char, uchar,
+ * short and ushort and of every vector type, and the reductions and scans
+ * of char, uchar, short and ushort --- */
+
+#define SG_COLLECTIVES(T, LARGEST, SMALLEST) COLLECTIVES(SG_SCOPE, SG_BARRIER, sub_group, T, LARGEST, SMALLEST)
+SG_COLLECTIVES(char, CHAR_MAX, CHAR_MIN)
+SG_COLLECTIVES(uchar, UCHAR_MAX, 0)
+SG_COLLECTIVES(short, SHRT_MAX, SHRT_MIN)
+SG_COLLECTIVES(ushort, USHRT_MAX, 0)
+
+#define SG_BROADCAST_SCALAR(T)                                                                \
+    OVL T sub_group_broadcast(T a, uint from)                                                 \
+    {                                                                                         \
+        SG_SCOPE()                                                                            \
+        if (me == from)                                                                       \
+            *(__local T *)shout = a;                                                          \
+        SG_BARRIER();                                                                         \
+        T r = *(__local T *)shout;                                                            \
+        SG_BARRIER();                                                                         \
+        return r;                                                                             \
+    }
+SG_BROADCAST_SCALAR(char)
+SG_BROADCAST_SCALAR(uchar)
+SG_BROADCAST_SCALAR(short)
+SG_BROADCAST_SCALAR(ushort)
+
+/* A vector of up to 32 bytes goes through the sub-group's value slots (S
+ * of 8 bytes, S >= 4: SSE's width), stored and loaded element by element
+ * (vstoren/vloadn: the slots are 8-byte aligned, a vector type may want
+ * more); a larger one as its two halves. The second barrier keeps the
+ * slots until every work-item has read them. */
+#define SG_BROADCAST_THROUGH_SLOTS(T, N)                                                      \
+    OVL T##N sub_group_broadcast(T##N a, uint from)                                           \
+    {                                                                                         \
+        SG_SCOPE()                                                                            \
+        if (me == from)                                                                       \
+            vstore##N(a, 0, (__local T *)s);                                                  \
+        SG_BARRIER();                                                                         \
+        T##N r = vload##N(0, (__local T *)s);                                                 \
+        SG_BARRIER();                                                                         \
+        return r;                                                                             \
+    }
+#define SG_BROADCAST_HALVES(T, N)                                                             \
+    OVL T##N sub_group_broadcast(T##N a, uint from)                                           \
+    {                                                                                         \
+        return (T##N)(sub_group_broadcast(a.lo, from), sub_group_broadcast(a.hi, from));      \
+    }
+/* 1- and 2-byte elements: every width fits (16 shorts are 32 bytes) */
+#define SG_BROADCAST_SMALL(T)                                                                 \
+    SG_BROADCAST_THROUGH_SLOTS(T, 2)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 3)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 4)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 8)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 16)
+/* 4-byte elements: 16 of them (64 bytes) as two halves */
+#define SG_BROADCAST_WORDS(T)                                                                 \
+    SG_BROADCAST_THROUGH_SLOTS(T, 2)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 3)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 4)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 8)                                                          \
+    SG_BROADCAST_HALVES(T, 16)
+/* 8-byte elements: 8 and 16 of them as halves */
+#define SG_BROADCAST_LONGS(T)                                                                 \
+    SG_BROADCAST_THROUGH_SLOTS(T, 2)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 3)                                                          \
+    SG_BROADCAST_THROUGH_SLOTS(T, 4)                                                          \
+    SG_BROADCAST_HALVES(T, 8)                                                                 \
+    SG_BROADCAST_HALVES(T, 16)
+SG_BROADCAST_SMALL(char)
+SG_BROADCAST_SMALL(uchar)
+SG_BROADCAST_SMALL(short)
+SG_BROADCAST_SMALL(ushort)
+SG_BROADCAST_SMALL(half)
+SG_BROADCAST_WORDS(int)
+SG_BROADCAST_WORDS(uint)
+SG_BROADCAST_WORDS(float)
+SG_BROADCAST_LONGS(long)
+SG_BROADCAST_LONGS(ulong)
+SG_BROADCAST_LONGS(double)

@@ -71,7 +71,8 @@ static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
+    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_subgroup_extended_types "
+    "cl_khr_3d_image_writes "
     "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes cl_khr_fp16";
 
 const char *cc_device_extensions(void)
@@ -218,6 +219,10 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         "-DCL_VERSION_2_1=210",
         "-DCL_VERSION_2_2=220",
         "-D__IMAGE_SUPPORT__=1",
+        /* an extension of device_extensions whose macro opencl-c-base.h
+         * defines for SPIR targets only (its functions are declared under
+         * it, in both header modes) */
+        "-Dcl_khr_subgroup_extended_types=1",
     };
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
