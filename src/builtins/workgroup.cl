@@ -245,7 +245,8 @@ WG_BROADCAST(half)
  * short and ushort and of every vector type, and the reductions and scans
  * of char, uchar, short and ushort --- */
 
-#define SG_COLLECTIVES(T, LARGEST, SMALLEST) COLLECTIVES(SG_SCOPE, SG_BARRIER, sub_group, T, LARGEST, SMALLEST)
+#define SG_COLLECTIVES(T, LARGEST, SMALLEST)                                                  \
+    COLLECTIVES(SG_SCOPE, SG_BARRIER, sub_group, T, LARGEST, SMALLEST)
 SG_COLLECTIVES(char, CHAR_MAX, CHAR_MIN)
 SG_COLLECTIVES(uchar, UCHAR_MAX, 0)
 SG_COLLECTIVES(short, SHRT_MAX, SHRT_MIN)
