@@ -171,6 +171,86 @@ static void set_host_attributes(LLVMModuleRef module, const struct cc_host *host
     }
 }
 
+/* A value as type `to`, of the same size: a bitcast, through an integer
+ * where one side is not a first-class bitcast partner (none today: both
+ * sides are vectors, doubles or integers of one size). */
+static LLVMValueRef same_bits(LLVMBuilderRef b, LLVMValueRef value, LLVMTypeRef to)
+{
+    return LLVMTypeOf(value) == to ? value : LLVMBuildBitCast(b, value, to, "");
+}
+
+/* Whether a call of type `call` can be made as one of type `callee`: the
+ * same number of parameters, each pair (and the results) of one size. */
+static bool same_sizes(LLVMTargetDataRef layout, LLVMTypeRef call, LLVMTypeRef callee)
+{
+    unsigned n = LLVMCountParamTypes(call);
+    if (n != LLVMCountParamTypes(callee) || LLVMIsFunctionVarArg(call) ||
+        LLVMIsFunctionVarArg(callee))
+        return false;
+    LLVMTypeRef *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    bool same = a && b;
+    if (same) {
+        LLVMGetParamTypes(call, a);
+        LLVMGetParamTypes(callee, b);
+        LLVMTypeRef results[2] = {LLVMGetReturnType(call), LLVMGetReturnType(callee)};
+        bool void_results = LLVMGetTypeKind(results[0]) == LLVMVoidTypeKind ||
+                            LLVMGetTypeKind(results[1]) == LLVMVoidTypeKind;
+        same = void_results ? results[0] == results[1]
+                            : LLVMSizeOfTypeInBits(layout, results[0]) ==
+                                  LLVMSizeOfTypeInBits(layout, results[1]);
+        for (unsigned i = 0; same && i < n; i++)
+            same = LLVMGetTypeKind(a[i]) != LLVMPointerTypeKind &&
+                           LLVMGetTypeKind(b[i]) != LLVMPointerTypeKind
+                       ? LLVMSizeOfTypeInBits(layout, a[i]) == LLVMSizeOfTypeInBits(layout, b[i])
+                       : a[i] == b[i];
+    }
+    free(a);
+    free(b);
+    return same;
+}
+
+/* A program from SPIR-V calls the built-ins with SPIR's types: a vector of
+ * 8 bytes or less as itself (`<2 x float>`), where the library, compiled
+ * by Clang for x86-64, takes and returns it coerced (`double`, `i32`;
+ * COMPILER-NOTES 2). After linking, such a call's type is not its
+ * callee's, which the inliner will not inline; the call was then reported
+ * as recursion. Each is made again with its callee's type, its arguments
+ * and result bitcast (the sizes agree). */
+static void match_call_types(LLVMModuleRef module)
+{
+    LLVMTargetDataRef layout = LLVMGetModuleDataLayout(module);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    for (LLVMValueRef fn = LLVMGetFirstFunction(module); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
+                next = LLVMGetNextInstruction(inst);
+                LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+                if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee))
+                    continue;
+                LLVMTypeRef want = LLVMGlobalGetValueType(callee);
+                LLVMTypeRef have = LLVMGetCalledFunctionType(inst);
+                if (want == have || !same_sizes(layout, have, want))
+                    continue;
+                unsigned n = LLVMCountParamTypes(want);
+                LLVMTypeRef *types = malloc((n ? n : 1) * sizeof *types);
+                LLVMValueRef *args = malloc((n ? n : 1) * sizeof *args);
+                if (types && args) {
+                    LLVMGetParamTypes(want, types);
+                    LLVMPositionBuilderBefore(b, inst);
+                    for (unsigned i = 0; i < n; i++)
+                        args[i] = same_bits(b, LLVMGetOperand(inst, i), types[i]);
+                    LLVMValueRef call = LLVMBuildCall2(b, want, callee, args, n, "");
+                    LLVMSetInstructionCallConv(call, LLVMGetInstructionCallConv(inst));
+                    if (LLVMGetTypeKind(LLVMGetReturnType(have)) != LLVMVoidTypeKind)
+                        LLVMReplaceAllUsesWith(inst, same_bits(b, call, LLVMGetReturnType(have)));
+                    LLVMInstructionEraseFromParent(inst);
+                }
+                free(types);
+                free(args);
+            }
+    LLVMDisposeBuilder(b);
+}
+
 cl_int cc_link_builtins(LLVMModuleRef module, struct cc_log *log)
 {
     const struct cc_host *host = cc_host();
@@ -215,7 +295,9 @@ cl_int cc_link_builtins(LLVMModuleRef module, struct cc_log *log)
     }
     free(first_name);
     free(wanted);
-    if (!err)
+    if (!err) {
+        match_call_types(module);
         set_host_attributes(module, host);
+    }
     return err;
 }

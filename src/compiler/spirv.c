@@ -13,8 +13,10 @@
  * types from the module's words; the values set are handed to the
  * translator as --spec-const=id:type:value.
  *
- * Not yet: 8-byte vectors at calls into the built-in library keep SPIR's
- * <2 x i32> form where the library has x86's coerced one.
+ * Vectors of 8 bytes or less at calls into the built-in library keep
+ * SPIR's form (`<2 x i32>`) where the library has x86's coerced one
+ * (`double`); library.c makes each such call again with the library's
+ * type once linked.
  */
 #include <errno.h>
 #include <fcntl.h>
