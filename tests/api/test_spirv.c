@@ -137,6 +137,61 @@ static void test_small_vectors(struct harness *h)
     free(il);
 }
 
+/* image_coords.spv: read_imagef and write_imagef with int2 coordinates,
+ * get_image_dim's int2 (coerced in the library, as above; before, "recursive
+ * call of 'read_imagef'"). A clamped read one to the right and one up,
+ * plus the image's size. */
+static void test_image_coords(struct harness *h)
+{
+    enum { W = 16, H = 8 };
+    size_t size;
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/image_coords.spv", &size);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(program, "image_coords", &err);
+    CHECK_OK(err);
+    static float pixels[W * H * 4], got[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++)
+        pixels[i] = (float)(i * 37 % 101) * 0.5f;
+    cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
+    cl_mem in = clCreateImage(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                              pixels, &err);
+    CHECK_OK(err);
+    cl_mem out = clCreateImage(h->context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+    CHECK_OK(err);
+    if (k && in && out) {
+        CHECK_OK(clSetKernelArg(k, 0, sizeof in, &in));
+        CHECK_OK(clSetKernelArg(k, 1, sizeof out, &out));
+        size_t global[2] = {W, H}, origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+        CHECK_OK(
+            clEnqueueReadImage(h->queue, out, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL));
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int sx = x + 1 < W ? x + 1 : W - 1, sy = y - 1 > 0 ? y - 1 : 0;
+                for (int c = 0; c < 4; c++) {
+                    float want = pixels[(sy * W + sx) * 4 + c] + (c == 0 ? W : c == 1 ? H : 0);
+                    if (got[(y * W + x) * 4 + c] != want && bad++ < 5)
+                        HARNESS_FAIL("image_coords (%d, %d) channel %d: got %g, want %g", x, y, c,
+                                     got[(y * W + x) * 4 + c], want);
+                }
+            }
+        CHECK_NONE_WRONG(bad, "image built-ins with int2 coordinates from SPIR-V");
+    }
+    if (k)
+        clReleaseKernel(k);
+    if (in)
+        clReleaseMemObject(in);
+    if (out)
+        clReleaseMemObject(out);
+    clReleaseProgram(program);
+    free(il);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -229,6 +284,7 @@ int main(void)
     free(il);
     test_spec_constants(&h);
     test_small_vectors(&h);
+    test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
 }
