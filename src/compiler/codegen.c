@@ -176,12 +176,15 @@ static char *copy_placeholder_name(const char *kernel_name)
  * copy 22-24 ms instead of 18. */
 static bool streaming_wanted(void)
 {
-    static int wanted = -1;
-    if (wanted < 0) {
+    /* read once; launches on several threads may ask at once */
+    static atomic_int wanted = -1;
+    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
+    if (now < 0) {
         const char *value = getenv("CPUCL_STREAMING");
-        wanted = value && !strcmp(value, "1");
+        now = value && !strcmp(value, "1");
+        atomic_store_explicit(&wanted, now, memory_order_relaxed);
     }
-    return wanted;
+    return now;
 }
 
 /* A launch's copy runs only groups of facts->local_size items: the
@@ -500,12 +503,14 @@ void cc_free_launch_copies(struct cc_program *program)
 static bool copies_wanted(const struct cc_program *program, const struct cc_kernel_info *kernel,
                           const struct cc_launch_facts *facts)
 {
-    static int wanted = -1;
-    if (wanted < 0) {
+    static atomic_int wanted = -1; /* (as streaming_wanted) */
+    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
+    if (now < 0) {
         const char *value = getenv("CPUCL_SPECIALIZE");
-        wanted = !value || strcmp(value, "0");
+        now = !value || strcmp(value, "0");
+        atomic_store_explicit(&wanted, now, memory_order_relaxed);
     }
-    if (!wanted || program->opt_disable || kernel->is_block)
+    if (!now || program->opt_disable || kernel->is_block)
         return false;
     /* a required size has its copy in the general code already */
     return !kernel->reqd_work_group_size[0] || facts->images_alike || facts->samplers_alike ||

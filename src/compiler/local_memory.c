@@ -17,13 +17,14 @@
 
 bool cc_parallel_access(LLVMValueRef inst)
 {
-    static unsigned sequential_kind;
     if (!(LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) || LLVMIsAAtomicRMWInst(inst) ||
           LLVMIsAAtomicCmpXchgInst(inst) || LLVMIsACallInst(inst)))
         return false;
-    if (!sequential_kind)
-        sequential_kind =
-            LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), "cpucl.sequential", 16);
+    /* looked up each time: a custom kind's number belongs to its context
+     * (builds run in contexts of their own, on any thread, and number
+     * their kinds in the order they meet them) */
+    unsigned sequential_kind =
+        LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), "cpucl.sequential", 16);
     return !LLVMGetMetadata(inst, sequential_kind);
 }
 

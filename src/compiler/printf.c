@@ -52,9 +52,7 @@ static LLVMValueRef promoted_argument(LLVMBuilderRef builder, LLVMContextRef con
                                       LLVMValueRef call, unsigned index)
 {
     LLVMValueRef value = LLVMGetOperand(call, index);
-    static unsigned byval_kind;
-    if (!byval_kind)
-        byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
+    unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
     LLVMAttributeRef byval =
         LLVMGetCallSiteEnumAttribute(call, (LLVMAttributeIndex)(index + 1), byval_kind);
     if (byval) {
