@@ -319,12 +319,17 @@ static bool inside(const char *p, const char *start, size_t size)
 }
 
 /* The address space of p among one worker's memory, or -1. Fiber stacks
- * only for the running worker: another may be reallocating its list. */
+ * and the regions' context only for the running worker: another may be
+ * reallocating them (ThreadSanitizer saw the context's pointer and size
+ * read while their worker grew it). A pointer into another work-group's
+ * context is a work-item's private memory, which no other work-item may
+ * use (OpenCL C 6.5.4), so calling it global there loses nothing. */
 static int space_in(const struct cpu_fibers *set, const char *p, bool own)
 {
     if (inside(p, set->arena, set->arena_size))
         return CC_SPACE_LOCAL;
-    if (inside(p, set->stack, set->stack_size) || inside(p, set->context, set->context_size))
+    if (inside(p, set->stack, set->stack_size) ||
+        (own && inside(p, set->context, set->context_size)))
         return CC_SPACE_PRIVATE;
     for (size_t i = 0; own && i < set->capacity; i++)
         if (inside(p, set->fibers[i].stack, FIBER_STACK))
@@ -337,7 +342,7 @@ static int space_in(const struct cpu_fibers *set, const char *p, bool own)
  * per-work-item context hold private memory; anything else is global
  * (buffers, SVM, program-scope variables). The running worker's memory is
  * looked at first; a pointer into another's (handed over through global
- * memory) is classified the same way. */
+ * memory) is classified the same way, but for its context (above). */
 int cpu_fibers_pointer_space(struct cc_wg_state *state, const void *pointer)
 {
     const char *p = pointer;
