@@ -199,6 +199,17 @@ VOTE(WG_SCOPE, WG_BARRIER, work_group)
 VOTE(SG_SCOPE, SG_BARRIER, sub_group)
 
 /* broadcast: the chosen item's value, through the broadcast slot. */
+#define SG_BROADCAST_SCALAR(T)                                                                \
+    OVL T sub_group_broadcast(T a, uint from)                                                 \
+    {                                                                                         \
+        SG_SCOPE()                                                                            \
+        if (me == from)                                                                       \
+            *(__local T *)shout = a;                                                          \
+        SG_BARRIER();                                                                         \
+        T r = *(__local T *)shout;                                                            \
+        SG_BARRIER();                                                                         \
+        return r;                                                                             \
+    }
 #define WG_BROADCAST(T)                                                                       \
     static T broadcast_##T(T a, size_t from)                                                  \
     {                                                                                         \
@@ -222,16 +233,7 @@ VOTE(SG_SCOPE, SG_BARRIER, sub_group)
     {                                                                                         \
         return broadcast_##T(a, x + (y + z * get_local_size(1)) * get_local_size(0));         \
     }                                                                                         \
-    OVL T sub_group_broadcast(T a, uint from)                                                 \
-    {                                                                                         \
-        SG_SCOPE()                                                                            \
-        if (me == from)                                                                       \
-            *(__local T *)shout = a;                                                          \
-        SG_BARRIER();                                                                         \
-        T r = *(__local T *)shout;                                                            \
-        SG_BARRIER();                                                                         \
-        return r;                                                                             \
-    }
+    SG_BROADCAST_SCALAR(T)
 WG_BROADCAST(int)
 WG_BROADCAST(uint)
 WG_BROADCAST(long)
@@ -252,17 +254,6 @@ SG_COLLECTIVES(uchar, UCHAR_MAX, 0)
 SG_COLLECTIVES(short, SHRT_MAX, SHRT_MIN)
 SG_COLLECTIVES(ushort, USHRT_MAX, 0)
 
-#define SG_BROADCAST_SCALAR(T)                                                                \
-    OVL T sub_group_broadcast(T a, uint from)                                                 \
-    {                                                                                         \
-        SG_SCOPE()                                                                            \
-        if (me == from)                                                                       \
-            *(__local T *)shout = a;                                                          \
-        SG_BARRIER();                                                                         \
-        T r = *(__local T *)shout;                                                            \
-        SG_BARRIER();                                                                         \
-        return r;                                                                             \
-    }
 SG_BROADCAST_SCALAR(char)
 SG_BROADCAST_SCALAR(uchar)
 SG_BROADCAST_SCALAR(short)

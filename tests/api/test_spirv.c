@@ -62,6 +62,27 @@ static void test_spec_constants(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* The program of tests/data/<file>, built, and its kernel `name` (NULL
+ * when something failed, which the checks have counted). */
+static cl_kernel build_il_kernel(struct harness *h, const char *file, const char *name,
+                                 cl_program *program)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", CPUCL_TEST_DATA, file);
+    size_t size;
+    unsigned char *il = harness_load_file(path, &size);
+    cl_int err;
+    *program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    free(il);
+    if (err)
+        return NULL;
+    CHECK_OK(clBuildProgram(*program, 1, &h->device, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(*program, name, &err);
+    CHECK_OK(err);
+    return err ? NULL : k;
+}
+
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
  * less (float2, int2, char8, short4, uchar4), which SPIR-V passes as
  * themselves where the library takes them coerced (src/compiler/library.c
@@ -70,14 +91,8 @@ static void test_spec_constants(struct harness *h)
 static void test_small_vectors(struct harness *h)
 {
     enum { N = 64, R = 12 };
-    size_t size;
-    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/small_vectors.spv", &size);
-    cl_int err;
-    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
-    CHECK_OK(err);
-    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
-    cl_kernel k = clCreateKernel(program, "small_vectors", &err);
-    CHECK_OK(err);
+    cl_program program = NULL;
+    cl_kernel k = build_il_kernel(h, "small_vectors.spv", "small_vectors", &program);
     float f[2 * N], out[R * N];
     int i2[2 * N];
     signed char c8[8 * N];
@@ -99,7 +114,7 @@ static void test_small_vectors(struct harness *h)
                      harness_buffer(h, CL_MEM_READ_ONLY, sizeof s4, s4),
                      harness_buffer(h, CL_MEM_READ_ONLY, sizeof u4, u4),
                      harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL)};
-    if (!err) {
+    if (k) {
         for (cl_uint a = 0; a < 6; a++)
             CHECK_OK(clSetKernelArg(k, a, sizeof mem[a], &mem[a]));
         size_t global = N;
@@ -133,8 +148,8 @@ static void test_small_vectors(struct harness *h)
     }
     for (int a = 0; a < 6; a++)
         clReleaseMemObject(mem[a]);
-    clReleaseProgram(program);
-    free(il);
+    if (program)
+        clReleaseProgram(program);
 }
 
 /* image_coords.spv: read_imagef and write_imagef with int2 coordinates,
@@ -144,14 +159,9 @@ static void test_small_vectors(struct harness *h)
 static void test_image_coords(struct harness *h)
 {
     enum { W = 16, H = 8 };
-    size_t size;
-    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/image_coords.spv", &size);
+    cl_program program = NULL;
+    cl_kernel k = build_il_kernel(h, "image_coords.spv", "image_coords", &program);
     cl_int err;
-    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
-    CHECK_OK(err);
-    CHECK_OK(clBuildProgram(program, 1, &h->device, "", NULL, NULL));
-    cl_kernel k = clCreateKernel(program, "image_coords", &err);
-    CHECK_OK(err);
     static float pixels[W * H * 4], got[W * H * 4];
     for (int i = 0; i < W * H * 4; i++)
         pixels[i] = (float)(i * 37 % 101) * 0.5f;
@@ -188,8 +198,8 @@ static void test_image_coords(struct harness *h)
         clReleaseMemObject(in);
     if (out)
         clReleaseMemObject(out);
-    clReleaseProgram(program);
-    free(il);
+    if (program)
+        clReleaseProgram(program);
 }
 
 int main(void)
