@@ -4,11 +4,13 @@
  * copies, the middle one without the clamps so that the loop vectorizer
  * loads consecutive elements (src/compiler/narrow.cpp, and loops.cpp's
  * view of such addresses); int and size_t indices, signed and unsigned
- * minimums and maximums, a shift the same for every work-item, and an int
+ * minimums and maximums, a shift the same for every work-item, an int
  * index that wraps past INT_MAX (a global offset near 2^31: the clamps
  * keep every load inside the buffer, and the original loop must run
- * there, as x is converted from size_t, not computed past INT_MAX). Run with global offsets, groups
- * that do not divide the range and the local size left to the driver; the inputs are small
+ * there, as x is converted from size_t, not computed past INT_MAX), and
+ * clamps beside a guard on the work-items (each of the guard's copies has
+ * its clamps narrowed). Run with global offsets, groups that do not divide
+ * the range and the local size left to the driver; the inputs are small
  * integers, so every result is exact and compared with the host's. */
 #include <limits.h>
 #include <stdbool.h>
