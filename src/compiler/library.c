@@ -171,16 +171,30 @@ static void set_host_attributes(LLVMModuleRef module, const struct cc_host *host
     }
 }
 
-/* A value as type `to`, of the same size: a bitcast, through an integer
- * where one side is not a first-class bitcast partner (none today: both
- * sides are vectors, doubles or integers of one size). */
+/* A value as type `to`, of the same size and both bitcastable (same_sizes
+ * checked that). */
 static LLVMValueRef same_bits(LLVMBuilderRef b, LLVMValueRef value, LLVMTypeRef to)
 {
     return LLVMTypeOf(value) == to ? value : LLVMBuildBitCast(b, value, to, "");
 }
 
+/* Whether a value of type `a` can be bitcast to type `b`: the same type,
+ * or two scalars or vectors (no pointers, no aggregates) of one size. */
+static bool bitcastable(LLVMTargetDataRef layout, LLVMTypeRef a, LLVMTypeRef b)
+{
+    if (a == b)
+        return true;
+    LLVMTypeKind kinds[2] = {LLVMGetTypeKind(a), LLVMGetTypeKind(b)};
+    for (int i = 0; i < 2; i++)
+        if (kinds[i] != LLVMIntegerTypeKind && kinds[i] != LLVMHalfTypeKind &&
+            kinds[i] != LLVMFloatTypeKind && kinds[i] != LLVMDoubleTypeKind &&
+            kinds[i] != LLVMVectorTypeKind)
+            return false;
+    return LLVMSizeOfTypeInBits(layout, a) == LLVMSizeOfTypeInBits(layout, b);
+}
+
 /* Whether a call of type `call` can be made as one of type `callee`: the
- * same number of parameters, each pair (and the results) of one size. */
+ * same number of parameters, each pair (and the results) bitcastable. */
 static bool same_sizes(LLVMTargetDataRef layout, LLVMTypeRef call, LLVMTypeRef callee)
 {
     unsigned n = LLVMCountParamTypes(call);
@@ -192,17 +206,9 @@ static bool same_sizes(LLVMTargetDataRef layout, LLVMTypeRef call, LLVMTypeRef c
     if (same) {
         LLVMGetParamTypes(call, a);
         LLVMGetParamTypes(callee, b);
-        LLVMTypeRef results[2] = {LLVMGetReturnType(call), LLVMGetReturnType(callee)};
-        bool void_results = LLVMGetTypeKind(results[0]) == LLVMVoidTypeKind ||
-                            LLVMGetTypeKind(results[1]) == LLVMVoidTypeKind;
-        same = void_results ? results[0] == results[1]
-                            : LLVMSizeOfTypeInBits(layout, results[0]) ==
-                                  LLVMSizeOfTypeInBits(layout, results[1]);
+        same = bitcastable(layout, LLVMGetReturnType(call), LLVMGetReturnType(callee));
         for (unsigned i = 0; same && i < n; i++)
-            same = LLVMGetTypeKind(a[i]) != LLVMPointerTypeKind &&
-                           LLVMGetTypeKind(b[i]) != LLVMPointerTypeKind
-                       ? LLVMSizeOfTypeInBits(layout, a[i]) == LLVMSizeOfTypeInBits(layout, b[i])
-                       : a[i] == b[i];
+            same = bitcastable(layout, a[i], b[i]);
     }
     free(a);
     free(b);
