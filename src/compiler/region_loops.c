@@ -47,6 +47,37 @@ struct group_loop {
     LLVMValueRef size[3], counters[3];
 };
 
+/* A new internal, noinline function `name` of `type`, with the string
+ * attributes (the target's) of `attributes_from`. */
+static LLVMValueRef noinline_function(struct regions *r, const char *name, LLVMTypeRef type,
+                                      LLVMValueRef attributes_from)
+{
+    LLVMValueRef fn = LLVMAddFunction(r->module, name, type);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    cc_copy_string_attributes(attributes_from, fn);
+    LLVMAddAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    return fn;
+}
+
+/* Parameters 1..count of fn (1 is the first) are noalias. */
+static void noalias_params(struct regions *r, LLVMValueRef fn, unsigned count)
+{
+    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+    for (unsigned i = 1; i <= count; i++)
+        LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
+}
+
+/* The status array in the group's context: each work-item's next region
+ * (regions.c places it). */
+static LLVMValueRef status_array(struct regions *r, LLVMValueRef ctx, LLVMValueRef n)
+{
+    LLVMValueRef index = LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->status_offset, 0), "");
+    index = LLVMBuildAdd(r->b, index, LLVMConstInt(r->i64, r->item_base, 0), "");
+    return LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &index, 1, "status");
+}
+
 /* A noinline wrapper of a region function (which is always inlined). */
 static LLVMValueRef out_of_line(struct regions *r, LLVMValueRef region)
 {
@@ -55,12 +86,7 @@ static LLVMValueRef out_of_line(struct regions *r, LLVMValueRef region)
     char wrapper_name[160];
     snprintf(wrapper_name, sizeof wrapper_name, "%.140s.checked", name);
     LLVMTypeRef type = LLVMGlobalGetValueType(region);
-    LLVMValueRef fn = LLVMAddFunction(r->module, wrapper_name, type);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    cc_copy_string_attributes(region, fn);
-    LLVMAddAttributeAtIndex(
-        fn, LLVMAttributeFunctionIndex,
-        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    LLVMValueRef fn = noinline_function(r, wrapper_name, type, region);
     unsigned n = LLVMCountParams(fn);
     LLVMValueRef *args = malloc((n ? n : 1) * sizeof *args);
     if (!args) {
@@ -234,18 +260,12 @@ static void call_outlined(struct group_loop *g, LLVMValueRef region, unsigned j,
     const char *region_name = LLVMGetValueName2(region, &length);
     char name[160];
     snprintf(name, sizeof name, "%.140s.loops", region_name);
-    LLVMValueRef fn = LLVMAddFunction(r->module, name, LLVMFunctionType(r->i32, params, count, 0));
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    cc_copy_string_attributes(copy_attributes_from, fn);
-    LLVMAddAttributeAtIndex(
-        fn, LLVMAttributeFunctionIndex,
-        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    LLVMValueRef fn = noinline_function(r, name, LLVMFunctionType(r->i32, params, count, 0),
+                                        copy_attributes_from);
     /* as in the work-group function: the argument block and the state are
      * not written while the group runs, and the context is the group's own
      * (the status array is reached from it here) */
-    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-    for (unsigned i = 1; i <= 3; i++)
-        LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
+    noalias_params(r, fn, 3);
 
     /* the call, in the work-group function */
     values[0] = g->args, values[1] = g->state, values[2] = g->ctx, values[3] = g->n;
@@ -279,10 +299,7 @@ static void call_outlined(struct group_loop *g, LLVMValueRef region, unsigned j,
         inner.counters[d] = LLVMBuildAlloca(r->b, r->i64, "");
     LLVMBuildStore(r->b, LLVMConstInt(r->i32, (unsigned long long)-1, 1), inner.next_region);
     LLVMBuildStore(r->b, LLVMConstInt(i1, 0, 0), inner.returned);
-    LLVMValueRef status_index =
-        LLVMBuildMul(r->b, inner.n, LLVMConstInt(r->i64, r->status_offset, 0), "");
-    status_index = LLVMBuildAdd(r->b, status_index, LLVMConstInt(r->i64, r->item_base, 0), "");
-    inner.status = LLVMBuildInBoundsGEP2(r->b, r->i8, inner.ctx, &status_index, 1, "status");
+    inner.status = status_array(r, inner.ctx, inner.n);
     emit_loops(&inner, region, j, LLVMGetParam(fn, 7), done);
     LLVMPositionBuilderAtEnd(r->b, done);
     LLVMBuildStore(r->b, LLVMBuildLoad2(r->b, i1, inner.returned, ""), LLVMGetParam(fn, 8));
@@ -301,9 +318,7 @@ LLVMValueRef cc_region_loops_function(struct regions *r, LLVMValueRef *regions, 
     cc_copy_string_attributes(copy_attributes_from, fn);
     LLVMValueRef args = LLVMGetParam(fn, 0), state = LLVMGetParam(fn, 1);
     /* Neither block is written while the group runs. */
-    unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-    for (unsigned i = 1; i <= 2; i++)
-        LLVMAddAttributeAtIndex(fn, i, LLVMCreateEnumAttribute(r->context, noalias, 0));
+    noalias_params(r, fn, 2);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(r->context, fn, "entry");
     LLVMPositionBuilderAtEnd(r->b, entry);
     size_t num_args = r->first_group_param + r->group_allocas.count;
@@ -345,15 +360,13 @@ LLVMValueRef cc_region_loops_function(struct regions *r, LLVMValueRef *regions, 
     LLVMValueRef ctx = LLVMBuildCall2(r->b, LLVMFunctionType(r->ptr, hook_params, 2, 0), hook,
                                       hook_args, 2, "ctx");
     /* the context is the group's own: nothing else points into it */
-    LLVMAddCallSiteAttribute(ctx, LLVMAttributeReturnIndex,
-                             LLVMCreateEnumAttribute(r->context, noalias, 0));
+    LLVMAddCallSiteAttribute(
+        ctx, LLVMAttributeReturnIndex,
+        LLVMCreateEnumAttribute(r->context, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
     LLVMValueRef counters[3], next_region = LLVMBuildAlloca(r->b, r->i32, "next");
     for (int d = 0; d < 3; d++)
         counters[d] = LLVMBuildAlloca(r->b, r->i64, "");
-    LLVMValueRef status_index =
-        LLVMBuildMul(r->b, n, LLVMConstInt(r->i64, r->status_offset, 0), "");
-    status_index = LLVMBuildAdd(r->b, status_index, LLVMConstInt(r->i64, r->item_base, 0), "");
-    LLVMValueRef status = LLVMBuildInBoundsGEP2(r->b, r->i8, ctx, &status_index, 1, "status");
+    LLVMValueRef status = status_array(r, ctx, n);
 
     LLVMBasicBlockRef *starts = malloc(r->num_regions * sizeof *starts);
     if (!starts) {
