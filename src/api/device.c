@@ -394,7 +394,9 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
 #endif
 
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-        return answer_uint(out, MAX_WORK_GROUP_SIZE / cc_sub_group_size());
+        /* a kernel may have sub-groups of one work-item (its non-uniform
+         * sub-group calls: src/compiler/workgroup.c) */
+        return answer_uint(out, MAX_WORK_GROUP_SIZE);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(out, CL_TRUE); /* src/devices/cpu/fibers.c: yields at atomics */
 

@@ -339,8 +339,9 @@ API_EXPORT CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl
 }
 
 /* 5.9.3, table 5.22. Sub-group k of a work-group holds the work-items of
- * local linear ids [k * S, (k + 1) * S), S = cc_sub_group_size(), the
- * mapping the built-in library implements (src/builtins/workgroup.cl). */
+ * local linear ids [k * S, (k + 1) * S), S = the kernel's sub_group_size
+ * (cc_sub_group_size(), or 1: src/compiler/workgroup.c), the mapping the
+ * built-in library implements (src/builtins/workgroup.cl). */
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
                         size_t input_value_size, const void *input_value,
@@ -350,7 +351,7 @@ clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_gro
         return CL_INVALID_KERNEL;
     if (!kernel_device(kernel, &device))
         return CL_INVALID_DEVICE;
-    size_t s = cc_sub_group_size(), max_items = api_device_max_work_group_size(device);
+    size_t s = kernel->info->sub_group_size, max_items = api_device_max_work_group_size(device);
     switch (param_name) {
     case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
     case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {

@@ -312,3 +312,316 @@ SG_BROADCAST_WORDS(float)
 SG_BROADCAST_LONGS(long)
 SG_BROADCAST_LONGS(ulong)
 SG_BROADCAST_LONGS(double)
+
+/* --- The non-uniform sub-group extensions: cl_khr_subgroup_non_uniform_vote,
+ * cl_khr_subgroup_ballot, cl_khr_subgroup_non_uniform_arithmetic,
+ * cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative,
+ * cl_khr_subgroup_clustered_reduce and cl_khr_subgroup_rotate (OpenCL C
+ * spec 3.0, 6.15.x "Built-in Sub-Group ... Functions").
+ *
+ * "These functions need not be encountered by all work items in a
+ * sub-group": each acts on the sub-group's *active* work-items. Every
+ * function whose result depends on which those are calls
+ * __cpucl_non_uniform() first. src/compiler/workgroup.c then gives a kernel
+ * in which some work-item may not reach such a call alike with the others
+ * (a call under a branch on a work-item's values, or after one's early
+ * return) sub-groups of one work-item: each is then its own active set, and
+ * exact. Every other kernel keeps sub-groups of S work-items, all active at
+ * every call, and gets S-wide exchanges. Either way the code below sees a
+ * sub-group whose work-items all take part; the sub-group size is the
+ * kernel's (clGetKernelSubGroupInfo answers it). --- */
+
+void __cpucl_non_uniform(void);
+
+#define NU_SCOPE()                                                                            \
+    __cpucl_non_uniform();                                                                    \
+    SG_SCOPE()
+
+#define MUL(a, b) ((a) * (b))
+#define AND(a, b) ((a) & (b))
+#define OR(a, b) ((a) | (b))
+#define XOR(a, b) ((a) ^ (b))
+#define LOGICAL_XOR(a, b) ((a) != (b))
+
+/* arithmetic: reduce and both scans of add, min, max and mul */
+#define NU_ARITHMETIC(T, LARGEST, SMALLEST)                                                   \
+    COLLECTIVES(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, LARGEST, SMALLEST)            \
+    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, mul, MUL)                          \
+    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, mul, MUL, 1)
+/* bitwise: and, or, xor of the integer types; and's identity is all ones */
+#define NU_BITWISE(T)                                                                         \
+    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, and, AND)                          \
+    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, or, OR)                            \
+    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, xor, XOR)                          \
+    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, and, AND, ~(T)0)                     \
+    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, or, OR, 0)                           \
+    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, xor, XOR, 0)
+
+/* clustered reductions: the clusters are aligned runs of `cluster` local
+ * ids (a power of two, at most the largest sub-group: 6.15.x); each
+ * work-item folds its own cluster's values in id order. */
+#define NU_CLUSTERED(T, NAME, OP)                                                             \
+    OVL T sub_group_clustered_reduce_##NAME(T x, uint cluster)                                \
+    {                                                                                         \
+        NU_SCOPE()                                                                            \
+        SLOT(T, s, me) = x;                                                                   \
+        SG_BARRIER();                                                                         \
+        size_t first = me & ~(size_t)(cluster - 1);                                           \
+        size_t end = first + cluster < n ? first + cluster : n;                               \
+        T r = SLOT(T, s, first);                                                              \
+        for (size_t i = first + 1; i < end; i++)                                              \
+            r = OP(r, SLOT(T, s, i));                                                         \
+        SG_BARRIER();                                                                         \
+        return r;                                                                             \
+    }
+#define NU_CLUSTERED_ARITHMETIC(T)                                                            \
+    NU_CLUSTERED(T, add, ADD)                                                                 \
+    NU_CLUSTERED(T, mul, MUL)                                                                 \
+    NU_CLUSTERED(T, min, MIN)                                                                 \
+    NU_CLUSTERED(T, max, MAX)
+#define NU_CLUSTERED_BITWISE(T)                                                               \
+    NU_CLUSTERED(T, and, AND)                                                                 \
+    NU_CLUSTERED(T, or, OR)                                                                   \
+    NU_CLUSTERED(T, xor, XOR)
+
+/* shuffles and rotations: the value of the work-item at `from`; the spec
+ * leaves the result undefined when that one is inactive or outside the
+ * sub-group: here the caller's own value (no read outside the slots). */
+#define NU_EXCHANGE(T, NAME, PARAMS, FROM)                                                    \
+    OVL T NAME(T x, PARAMS)                                                                   \
+    {                                                                                         \
+        NU_SCOPE()                                                                            \
+        SLOT(T, s, me) = x;                                                                   \
+        SG_BARRIER();                                                                         \
+        size_t from = (FROM);                                                                 \
+        T r = from < n ? SLOT(T, s, from) : x;                                                \
+        SG_BARRIER();                                                                         \
+        return r;                                                                             \
+    }
+
+/* sub_group_rotate: (local id + delta) modulo the largest sub-group, delta
+ * of either sign. */
+static size_t rotated(size_t me, int delta, long size)
+{
+    long k = ((long)me + delta % size) % size;
+    return (size_t)(k < 0 ? k + size : k);
+}
+
+/* sub_group_non_uniform_all_equal: integers bit for bit, floating point by
+ * ordered ==, so a NaN anywhere gives 0. */
+#define NU_ALL_EQUAL(T)                                                                       \
+    OVL int sub_group_non_uniform_all_equal(T x)                                              \
+    {                                                                                         \
+        NU_SCOPE()                                                                            \
+        SLOT(T, s, me) = x;                                                                   \
+        SG_BARRIER();                                                                         \
+        int all = 1;                                                                          \
+        for (size_t i = 0; i < n; i++)                                                        \
+            all &= SLOT(T, s, i) == SLOT(T, s, 0);                                            \
+        SG_BARRIER();                                                                         \
+        return all;                                                                           \
+    }
+
+/* broadcasts: every work-item is active, so the first active one is local
+ * id 0 */
+#define NU_BROADCAST(T)                                                                       \
+    OVL T sub_group_non_uniform_broadcast(T x, uint index)                                    \
+    {                                                                                         \
+        __cpucl_non_uniform();                                                                \
+        return sub_group_broadcast(x, index);                                                 \
+    }
+#define NU_BROADCASTS(T)                                                                      \
+    NU_BROADCAST(T)                                                                           \
+    NU_BROADCAST(T##2)                                                                        \
+    NU_BROADCAST(T##3)                                                                        \
+    NU_BROADCAST(T##4)                                                                        \
+    NU_BROADCAST(T##8)                                                                        \
+    NU_BROADCAST(T##16)                                                                       \
+    OVL T sub_group_broadcast_first(T x)                                                      \
+    {                                                                                         \
+        __cpucl_non_uniform();                                                                \
+        return sub_group_broadcast(x, 0);                                                     \
+    }
+
+/* Everything a type has: its scalar shuffles, rotations, clustered
+ * reductions, arithmetic, vote and broadcasts. */
+#define NU_TYPE(T, LARGEST, SMALLEST)                                                         \
+    NU_ARITHMETIC(T, LARGEST, SMALLEST)                                                       \
+    NU_CLUSTERED_ARITHMETIC(T)                                                                \
+    NU_EXCHANGE(T, sub_group_shuffle, uint index, index)                                      \
+    NU_EXCHANGE(T, sub_group_shuffle_xor, uint mask, me ^ mask)                               \
+    NU_EXCHANGE(T, sub_group_shuffle_up, uint delta, me - delta)                              \
+    NU_EXCHANGE(T, sub_group_shuffle_down, uint delta, me + delta)                            \
+    NU_EXCHANGE(T, sub_group_rotate, int delta, rotated(me, delta, get_max_sub_group_size())) \
+    NU_EXCHANGE(T, sub_group_clustered_rotate, int delta PARAM_SEP uint cluster,              \
+                (me & ~(size_t)(cluster - 1)) + ((me + (size_t)(long)delta) & (cluster - 1))) \
+    NU_ALL_EQUAL(T)                                                                           \
+    NU_BROADCASTS(T)
+#define PARAM_SEP ,
+#define NU_INTEGER(T, LARGEST, SMALLEST)                                                      \
+    NU_TYPE(T, LARGEST, SMALLEST)                                                             \
+    NU_BITWISE(T)                                                                             \
+    NU_CLUSTERED_BITWISE(T)
+
+NU_INTEGER(char, CHAR_MAX, CHAR_MIN)
+NU_INTEGER(uchar, UCHAR_MAX, 0)
+NU_INTEGER(short, SHRT_MAX, SHRT_MIN)
+NU_INTEGER(ushort, USHRT_MAX, 0)
+NU_INTEGER(int, INT_MAX, INT_MIN)
+NU_INTEGER(uint, UINT_MAX, 0)
+NU_INTEGER(long, LONG_MAX, LONG_MIN)
+NU_INTEGER(ulong, ULONG_MAX, 0)
+NU_TYPE(float, INFINITY, -INFINITY)
+NU_TYPE(double, INFINITY, -INFINITY)
+NU_TYPE(half, (half)INFINITY, -(half)INFINITY)
+
+/* logical: predicates made 0 or 1 first, so that == and != are their xor
+ * and and/or are & and |; the identities: true for and, false otherwise */
+REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, and, AND)
+REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, or, OR)
+REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, xor, LOGICAL_XOR)
+SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, and, AND, 1)
+SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, or, OR, 0)
+SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, xor, LOGICAL_XOR, 0)
+NU_CLUSTERED(int, __cpucl_logical_and, AND)
+NU_CLUSTERED(int, __cpucl_logical_or, OR)
+NU_CLUSTERED(int, __cpucl_logical_xor, LOGICAL_XOR)
+#define NU_LOGICAL(NAME)                                                                      \
+    OVL int sub_group_non_uniform_reduce_logical_##NAME(int predicate)                        \
+    {                                                                                         \
+        return __cpucl_logical_reduce_##NAME(predicate != 0);                                 \
+    }                                                                                         \
+    OVL int sub_group_non_uniform_scan_inclusive_logical_##NAME(int predicate)                \
+    {                                                                                         \
+        return __cpucl_logical_scan_inclusive_##NAME(predicate != 0);                         \
+    }                                                                                         \
+    OVL int sub_group_non_uniform_scan_exclusive_logical_##NAME(int predicate)                \
+    {                                                                                         \
+        return __cpucl_logical_scan_exclusive_##NAME(predicate != 0);                         \
+    }                                                                                         \
+    OVL int sub_group_clustered_reduce_logical_##NAME(int predicate, uint cluster)            \
+    {                                                                                         \
+        return sub_group_clustered_reduce___cpucl_logical_##NAME(predicate != 0, cluster);    \
+    }
+NU_LOGICAL(and)
+NU_LOGICAL(or)
+NU_LOGICAL(xor)
+
+/* vote */
+OVL int sub_group_elect(void)
+{
+    __cpucl_non_uniform();
+    return get_sub_group_local_id() == 0;
+}
+
+OVL int sub_group_non_uniform_all(int predicate)
+{
+    __cpucl_non_uniform();
+    return sub_group_all(predicate);
+}
+
+OVL int sub_group_non_uniform_any(int predicate)
+{
+    __cpucl_non_uniform();
+    return sub_group_any(predicate);
+}
+
+/* ballots: bit i of the uint4 (component i / 32) stands for local id i */
+OVL uint4 sub_group_ballot(int predicate)
+{
+    NU_SCOPE()
+    SLOT(uint, s, me) = predicate != 0;
+    SG_BARRIER();
+    uint bits[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        bits[i / 32] |= SLOT(uint, s, i) << (i % 32);
+    SG_BARRIER();
+    return (uint4)(bits[0], bits[1], bits[2], bits[3]);
+}
+
+/* the bits of local ids [0, k), k <= 128 */
+static uint4 ids_below(uint k)
+{
+    uint4 r;
+    for (uint c = 0; c < 4; c++) {
+        uint low = 32 * c;
+        r[c] = k >= low + 32 ? ~0u : k > low ? (1u << (k - low)) - 1 : 0;
+    }
+    return r;
+}
+
+static uint bits_in(uint4 v)
+{
+    return popcount(v.x) + popcount(v.y) + popcount(v.z) + popcount(v.w);
+}
+
+OVL int sub_group_inverse_ballot(uint4 value)
+{
+    uint id = get_sub_group_local_id();
+    return (value[id / 32] >> (id % 32)) & 1;
+}
+
+OVL int sub_group_ballot_bit_extract(uint4 value, uint index)
+{
+    return index < 128 ? (value[index / 32] >> (index % 32)) & 1 : 0;
+}
+
+OVL uint sub_group_ballot_bit_count(uint4 value)
+{
+    return bits_in(value & ids_below(get_max_sub_group_size()));
+}
+
+OVL uint sub_group_ballot_inclusive_scan(uint4 value)
+{
+    return bits_in(value & ids_below(get_sub_group_local_id() + 1));
+}
+
+OVL uint sub_group_ballot_exclusive_scan(uint4 value)
+{
+    return bits_in(value & ids_below(get_sub_group_local_id()));
+}
+
+/* find_lsb and find_msb of no bit are undefined: here ~0u */
+OVL uint sub_group_ballot_find_lsb(uint4 value)
+{
+    value &= ids_below(get_max_sub_group_size());
+    for (uint c = 0; c < 4; c++)
+        if (value[c])
+            return 32 * c + ctz(value[c]);
+    return ~0u;
+}
+
+OVL uint sub_group_ballot_find_msb(uint4 value)
+{
+    value &= ids_below(get_max_sub_group_size());
+    for (uint c = 4; c-- > 0;)
+        if (value[c])
+            return 32 * c + 31 - clz(value[c]);
+    return ~0u;
+}
+
+OVL uint4 get_sub_group_eq_mask(void)
+{
+    uint id = get_sub_group_local_id();
+    return ids_below(id + 1) ^ ids_below(id);
+}
+
+OVL uint4 get_sub_group_ge_mask(void)
+{
+    return ids_below(get_max_sub_group_size()) & ~ids_below(get_sub_group_local_id());
+}
+
+OVL uint4 get_sub_group_gt_mask(void)
+{
+    return ids_below(get_max_sub_group_size()) & ~ids_below(get_sub_group_local_id() + 1);
+}
+
+OVL uint4 get_sub_group_le_mask(void)
+{
+    return ids_below(get_sub_group_local_id() + 1);
+}
+
+OVL uint4 get_sub_group_lt_mask(void)
+{
+    return ids_below(get_sub_group_local_id());
+}

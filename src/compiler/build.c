@@ -65,15 +65,32 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
     return *bitcode ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
+/* The device's extensions whose macros opencl-c-base.h defines for SPIR
+ * targets only (their functions are declared under them, in both header
+ * modes): each is in device_extensions and -D'd at every compile. All are
+ * built-in functions of src/builtins/workgroup.cl. */
+#define HEADER_EXTENSIONS(X)                                                                       \
+    X(cl_khr_subgroup_extended_types)                                                              \
+    X(cl_khr_subgroup_non_uniform_vote)                                                            \
+    X(cl_khr_subgroup_ballot)                                                                      \
+    X(cl_khr_subgroup_non_uniform_arithmetic)                                                      \
+    X(cl_khr_subgroup_shuffle)                                                                     \
+    X(cl_khr_subgroup_shuffle_relative)                                                            \
+    X(cl_khr_subgroup_clustered_reduce)                                                            \
+    X(cl_khr_subgroup_rotate)
+#define EXTENSION_NAME(name) #name " "
+#define EXTENSION_MACRO(name) "-D" #name "=1",
+
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
  * list of every compile come from this one string. */
 static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_subgroup_extended_types "
-    "cl_khr_3d_image_writes "
-    "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes cl_khr_fp16";
+    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups " HEADER_EXTENSIONS(
+        EXTENSION_NAME) "cl_khr_3d_image_writes "
+                        "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes "
+                        "cl_khr_fp16";
 
 const char *cc_device_extensions(void)
 {
@@ -195,35 +212,20 @@ static const char **clang_arguments(const struct cc_options *options, const stru
                                     char *cl_std, char *cl_ext, unsigned *count)
 {
     static const char *const fixed[] = {
-        "-triple",
-        NULL,
-        "-target-cpu",
-        NULL,
-        "-ffake-address-space-map",
-        "-faddress-space-map-mangling=yes",
-        "-internal-isystem",
-        CPUCL_CLANG_RESOURCE_INCLUDE,
-        "-finclude-default-header",
-        "-fdeclare-opencl-builtins",
+        "-triple", NULL, "-target-cpu", NULL, "-ffake-address-space-map",
+        "-faddress-space-map-mangling=yes", "-internal-isystem", CPUCL_CLANG_RESOURCE_INCLUDE,
+        "-finclude-default-header", "-fdeclare-opencl-builtins",
         /* -O2 without LLVM passes: unoptimised IR without optnone/noinline,
          * with TBAA; the pipeline below optimises after forming the loops. */
-        "-O2",
-        "-disable-llvm-passes",
+        "-O2", "-disable-llvm-passes",
         /* kernels and library share one vector ABI by construction (jit.c),
          * so clang's warning about ABI changes is noise */
         "-Wno-psabi",
         /* 6.10 of OpenCL C 2.0: macros the device defines that clang does
          * not for an x86 triple. The device is OpenCL 2.2; every x86-64
          * host cpucl runs on with AVX2 or later has fast fma. */
-        "-D__OPENCL_VERSION__=220",
-        "-DCL_VERSION_2_1=210",
-        "-DCL_VERSION_2_2=220",
-        "-D__IMAGE_SUPPORT__=1",
-        /* an extension of device_extensions whose macro opencl-c-base.h
-         * defines for SPIR targets only (its functions are declared under
-         * it, in both header modes) */
-        "-Dcl_khr_subgroup_extended_types=1",
-    };
+        "-D__OPENCL_VERSION__=220", "-DCL_VERSION_2_1=210", "-DCL_VERSION_2_2=220",
+        "-D__IMAGE_SUPPORT__=1", HEADER_EXTENSIONS(EXTENSION_MACRO)};
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
     if (!args)

@@ -441,6 +441,7 @@ static void put_kernel(struct writer *w, const struct cc_kernel_info *kernel)
     put_string(w, kernel->attributes);
     put_u64(w, kernel->local_mem_size);
     put_u64(w, kernel->private_mem_size);
+    put_u64(w, kernel->sub_group_size);
     put_u64(w, kernel->is_block);
     for (unsigned a = 0; a < kernel->num_args; a++) {
         const struct cc_arg_info *arg = &kernel->args[a];
@@ -529,6 +530,10 @@ static void get_kernel(struct reader *r, struct cc_kernel_info *kernel)
     kernel->attributes = get_string(r);
     kernel->local_mem_size = get_u64(r);
     kernel->private_mem_size = get_u64(r);
+    uint64_t sub_group_size = get_u64(r);
+    if (sub_group_size != 1 && sub_group_size != cc_sub_group_size())
+        r->failed = true; /* an entry for another host's width */
+    kernel->sub_group_size = (unsigned)sub_group_size;
     kernel->is_block = get_u64(r) != 0;
     /* each argument takes at least 64 bytes of the payload */
     if (r->failed || num_args > (uint64_t)(r->end - r->p) / 64) {

@@ -110,6 +110,10 @@ struct cc_kernel_info {
     char *attributes;                 /* CL_KERNEL_ATTRIBUTES text, "" when none */
     size_t local_mem_size;            /* kernel-scope __local variables, bytes */
     size_t private_mem_size;          /* estimate of per-work-item private memory */
+    /* Work-items per sub-group: cc_sub_group_size(), or 1 for a kernel
+     * that calls the non-uniform sub-group functions where not every
+     * work-item reaches them alike (src/compiler/workgroup.c). */
+    unsigned sub_group_size;
     /* A block that kernels of the program enqueue (6.13.17): hidden from
      * the kernel API. Its argument 0 is the block literal (a pointer in
      * CC_ARG_VALUE), the others CC_ARG_LOCAL. */

@@ -73,6 +73,8 @@ struct wg {
     LLVMBasicBlockRef entry;
     LLVMValueRef x_latch;    /* LOOPS: the x loop's branch, marked parallel at the end */
     bool sub_group_barriers; /* REGIONS: the kernel also calls sub_group_barrier */
+    bool non_uniform;        /* it calls the non-uniform sub-group functions: its sub-group
+                              * size is settled after lower_calls (settle_sub_group_size) */
 };
 
 char *cc_wg_function_name(const char *kernel_name)
@@ -528,6 +530,17 @@ static LLVMValueRef lower_address_query(LLVMBuilderRef b, const struct wg *wg, L
     return LLVMBuildSelect(b, same, converted, LLVMConstNull(type), "");
 }
 
+/* Where a kernel that calls the non-uniform sub-group functions reads its
+ * sub-group size until settle_sub_group_size replaces every load of it. */
+static LLVMValueRef pending_sub_group_size(LLVMModuleRef module)
+{
+    static const char name[] = "__cpucl_pending_sub_group_size";
+    LLVMValueRef global = LLVMGetNamedGlobal(module, name);
+    if (!global)
+        global = LLVMAddGlobal(module, LLVMInt32TypeInContext(LLVMGetModuleContext(module)), name);
+    return global;
+}
+
 /* The calls the built-in library makes to reach the work-group's state
  * (src/builtins/workgroup.cl): the collectives' scratch, which only kernels
  * run as fibers have, and the sub-group size. */
@@ -535,17 +548,24 @@ static LLVMValueRef lower_library_hook(LLVMBuilderRef b, const struct wg *wg, LL
                                        const char *name)
 {
     LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg->fn));
-    if (name[8] == 's') /* __cpucl_sub_group_size */
+    bool size = name[8] == 's'; /* __cpucl_sub_group_size */
+    if (size && !wg->non_uniform)
         return LLVMConstInt(LLVMTypeOf(call), cc_sub_group_size(), 0);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(context, 0);
     /* Read once in the entry block, the prologue: the same for every
-     * work-item, so regions.c passes it in rather than keeping it per item. */
+     * work-item, so regions.c passes it in rather than keeping it per item
+     * (and uniform.c counts it uniform). */
     LLVMBuilderRef entry = LLVMCreateBuilderInContext(context);
     LLVMPositionBuilderBefore(entry, LLVMGetBasicBlockTerminator(wg->entry));
-    LLVMValueRef scratch = load_field(entry, ptr, LLVMGetParam(wg->fn, 1),
-                                      offsetof(struct cc_wg_state, scratch), "scratch");
+    LLVMValueRef value;
+    if (size) /* until settle_sub_group_size makes it a constant */
+        value = LLVMBuildLoad2(entry, LLVMTypeOf(call),
+                               pending_sub_group_size(LLVMGetGlobalParent(wg->fn)), "");
+    else
+        value = load_field(entry, ptr, LLVMGetParam(wg->fn, 1),
+                           offsetof(struct cc_wg_state, scratch), "scratch");
     LLVMDisposeBuilder(entry);
-    return LLVMBuildAddrSpaceCast(b, scratch, LLVMTypeOf(call), "");
+    return size ? value : LLVMBuildAddrSpaceCast(b, value, LLVMTypeOf(call), "");
 }
 
 /* Replaces the work-item calls of wg->fn; fails on barrier-like calls and
@@ -581,6 +601,8 @@ static cl_int lower_calls(LLVMBuilderRef b, struct wg *wg, struct cc_log *log)
             enum barrier_kind kind = barrier_kind_of(name, name_length);
             if (wg->form == REGIONS && kind != NOT_A_BARRIER)
                 continue; /* where regions.c splits the kernel */
+            if (wg->form == FIBERS && kind == SUB_GROUP_BARRIER && wg->non_uniform)
+                continue; /* settle_sub_group_size's */
             if (wg->form == FIBERS && kind != NOT_A_BARRIER) {
                 /* Switch to the next work-item (of the sub-group); the call
                  * is opaque to the optimiser, so no access to shared memory
@@ -712,7 +734,7 @@ static bool scalarizing_pays(LLVMValueRef fn)
  * the one way work-items of a group can wait for each other without a
  * barrier (sub-groups make independent forward progress, 9.17.1). */
 struct kernel_scan {
-    bool barrier, sub_group_barrier, sub_groups, atomics, loops;
+    bool barrier, sub_group_barrier, sub_groups, atomics, loops, non_uniform;
 };
 
 /* Whether fn has a loop: a branch back to its own block or an earlier one
@@ -766,6 +788,10 @@ static void scan_calls(LLVMValueRef fn, int depth, struct kernel_scan *scan)
                 scan->barrier |= kind == WORK_GROUP_BARRIER;
                 scan->sub_group_barrier |= kind == SUB_GROUP_BARRIER;
                 scan->sub_groups |= name_is(name, name_length, "__cpucl_sub_group_size");
+                /* a kernel calling them runs as regions or fibers, where
+                 * the work-item function is what uniform.c analyses */
+                if (name_is(name, name_length, "__cpucl_non_uniform"))
+                    scan->non_uniform = scan->sub_group_barrier = true;
             } else {
                 scan_calls(callee, depth + 1, scan);
             }
@@ -787,11 +813,12 @@ static bool is_work_group_barrier(LLVMValueRef call)
 /* A kernel with sub-group barriers starts as REGIONS with
  * *sub_group_barriers set: whether every work-item meets them alike is
  * only known once it is inlined (cc_all_work_items_reach). */
-static enum wg_form form_of(LLVMValueRef kernel, bool *sub_group_barriers)
+static enum wg_form form_of(LLVMValueRef kernel, bool *sub_group_barriers, bool *non_uniform)
 {
-    struct kernel_scan scan = {false, false, false, false, false};
+    struct kernel_scan scan = {false, false, false, false, false, false};
     scan_calls(kernel, 0, &scan);
     *sub_group_barriers = scan.sub_group_barrier;
+    *non_uniform = scan.non_uniform;
     if (scan.sub_groups && scan.atomics)
         return FIBERS;
     /* A kernel without barriers but with a loop is made regions too, for
@@ -859,26 +886,94 @@ static bool back_to_fibers(LLVMModuleRef module, LLVMBuilderRef b, struct wg *wg
     return wg->exported != NULL;
 }
 
-/* The calls of sub_group_barrier in fn. */
-static size_t sub_group_barrier_calls(LLVMValueRef fn, LLVMValueRef **calls)
+static bool is_sub_group_barrier(LLVMValueRef call)
+{
+    return is_any_barrier(call) && !is_work_group_barrier(call);
+}
+
+/* A call of the library's mark of a non-uniform sub-group function. */
+static bool is_non_uniform_mark(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(call));
+    size_t length;
+    return callee && LLVMIsDeclaration(callee) &&
+           !strcmp(LLVMGetValueName2(callee, &length), "__cpucl_non_uniform");
+}
+
+/* The calls in fn that `wanted` picks; (size_t)-1 when out of memory. */
+static size_t calls_in(LLVMValueRef fn, bool (*wanted)(LLVMValueRef), LLVMValueRef **calls)
 {
     size_t count = 0, capacity = 0;
     *calls = NULL;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
              inst = LLVMGetNextInstruction(inst)) {
-            if (!LLVMIsACallInst(inst) || !is_any_barrier(inst) || is_work_group_barrier(inst))
+            if (!LLVMIsACallInst(inst) || !wanted(inst))
                 continue;
             if (count == capacity) {
                 capacity = capacity ? 2 * capacity : 8;
                 LLVMValueRef *more = realloc(*calls, capacity * sizeof *more);
-                if (!more)
+                if (!more) {
+                    free(*calls);
+                    *calls = NULL;
                     return (size_t)-1;
+                }
                 *calls = more;
             }
             (*calls)[count++] = inst;
         }
     return count;
+}
+
+/* The sub-group size of a kernel that calls the non-uniform sub-group
+ * functions (src/builtins/workgroup.cl), which act on the sub-group's
+ * active work-items. When every work-item reaches each of those calls
+ * alike (uniform.c), all S work-items of a sub-group are active at every
+ * call: S. Else the kernel gets sub-groups of one work-item, each its own
+ * active set (the size is the implementation's choice, per kernel: API
+ * spec 5.9.3, clGetKernelSubGroupInfo), and its sub-group barriers, now
+ * between a work-item and itself, go. On fibers, the barriers of a kernel
+ * that keeps S become the device's hook now (lower_calls left them). The
+ * loads of the pending size become the constant; the library's marks go. */
+static bool settle_sub_group_size(LLVMBuilderRef b, struct wg *wg)
+{
+    LLVMValueRef *calls;
+    size_t n = calls_in(wg->fn, is_non_uniform_mark, &calls);
+    if (n == (size_t)-1)
+        return false;
+    bool alike = cc_all_work_items_reach(wg->fn, LLVMGetEntryBasicBlock(wg->fn), calls, n);
+    unsigned size = alike ? cc_sub_group_size() : 1;
+    for (size_t i = 0; i < n; i++)
+        LLVMInstructionEraseFromParent(calls[i]);
+    free(calls);
+    wg->kernel->sub_group_size = size;
+
+    LLVMValueRef pending = pending_sub_group_size(LLVMGetGlobalParent(wg->fn));
+    LLVMUseRef use = LLVMGetFirstUse(pending);
+    while (use) {
+        LLVMValueRef load = LLVMGetUser(use);
+        use = LLVMGetNextUse(use);
+        if (!LLVMIsALoadInst(load) ||
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(load)) != wg->fn)
+            continue;
+        LLVMReplaceAllUsesWith(load, LLVMConstInt(LLVMTypeOf(load), size, 0));
+        LLVMInstructionEraseFromParent(load);
+    }
+
+    n = calls_in(wg->fn, is_sub_group_barrier, &calls);
+    if (n == (size_t)-1)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (size > 1 && wg->form != FIBERS)
+            continue;
+        if (size > 1)
+            call_state_hook(b, wg, calls[i], offsetof(struct cc_wg_state, sub_group_barrier));
+        LLVMInstructionEraseFromParent(calls[i]);
+    }
+    free(calls);
+    if (size == 1)
+        wg->sub_group_barriers = false;
+    return true;
 }
 
 /* Every defined function is inlined into the work-group functions: the
@@ -940,7 +1035,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         }
     }
     for (i = 0; i < num_kernels; i++)
-        wgs[i].form = form_of(wgs[i].kernel_fn, &wgs[i].sub_group_barriers);
+        wgs[i].form = form_of(wgs[i].kernel_fn, &wgs[i].sub_group_barriers, &wgs[i].non_uniform);
     prepare_inlining(module);
     /* Every call inlined into the kernels, bottom-up: each function is
      * simplified (its allocas made registers, common expressions merged)
@@ -985,12 +1080,24 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
     /* Kernels with barriers: the front end's allocas become registers
      * first, so that only what really lives across a barrier is kept per
      * work-item. */
-    bool any_regions = false;
-    for (i = 0; i < num_kernels; i++)
+    bool any_regions = false, any_non_uniform = false;
+    for (i = 0; i < num_kernels; i++) {
         any_regions |= wgs[i].form == REGIONS;
-    if (any_regions && (err = cc_run_passes(module, "function(sroa,early-cse)", machine, log)))
+        any_non_uniform |= wgs[i].non_uniform;
+    }
+    if ((any_regions || any_non_uniform) &&
+        (err = cc_run_passes(module, "function(sroa,early-cse)", machine, log)))
         goto out;
     b = LLVMCreateBuilderInContext(LLVMGetModuleContext(module));
+    for (i = 0; i < num_kernels && !err; i++) {
+        if (!wgs[i].non_uniform)
+            wgs[i].kernel->sub_group_size = cc_sub_group_size();
+        else if (!settle_sub_group_size(b, &wgs[i]))
+            err = CL_OUT_OF_HOST_MEMORY;
+    }
+    LLVMValueRef pending = LLVMGetNamedGlobal(module, "__cpucl_pending_sub_group_size");
+    if (pending && !LLVMGetFirstUse(pending))
+        LLVMDeleteGlobal(pending);
     for (i = 0; i < num_kernels && !err; i++) {
         if (wgs[i].form != REGIONS)
             continue;
@@ -1000,7 +1107,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
              * work-group barriers; others need the fibers' sub-group
              * scheduling. */
             LLVMValueRef *calls;
-            size_t n = sub_group_barrier_calls(wgs[i].fn, &calls);
+            size_t n = calls_in(wgs[i].fn, is_sub_group_barrier, &calls);
             bool alike =
                 n != (size_t)-1 &&
                 cc_all_work_items_reach(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), calls, n);

@@ -150,8 +150,8 @@ static void run(struct harness *h, cl_program program, size_t global, size_t loc
             expect(in + g0 + first, size, l - first, want);
             for (int r = 0; r < RESULTS; r++)
                 if (out[(g0 + l) * RESULTS + r] != want[r] && bad++ < 5)
-                    HARNESS_FAIL("ext %zu/%zu: item %zu result %d: got %d, want %d", global, local,
-                                 g0 + l, r, out[(g0 + l) * RESULTS + r], want[r]);
+                    HARNESS_FAIL("ext %zu/%zu: item %zu result %d: got %d, want %d\n", global,
+                                 local, g0 + l, r, out[(g0 + l) * RESULTS + r], want[r]);
         }
     }
     CHECK(bad == 0);

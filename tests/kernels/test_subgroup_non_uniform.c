@@ -1,0 +1,295 @@
+/* test_subgroup_non_uniform.c - the non-uniform sub-group extensions
+ * (cl_khr_subgroup_non_uniform_vote, _ballot, _non_uniform_arithmetic,
+ * _shuffle, _shuffle_relative, _clustered_reduce, _rotate), compared with
+ * the host's for several local sizes and a non-uniform range.
+ *
+ * Kernel `uniform` calls them where every work-item does: it keeps the
+ * host's sub-group width (more than one work-item) and every work-item of a
+ * sub-group is active. Kernels `divergent`, `early_return` and `loop` call
+ * them under branches on the work-items' own values: each call's active
+ * work-items are those of the sub-group that reach it, for whatever
+ * sub-group size the kernel reports (cpucl gives such kernels sub-groups of
+ * one work-item); the reference follows that definition, not the size. */
+#include <limits.h>
+#include <string.h>
+
+#include "../harness.h"
+
+#define UNIFORM_RESULTS 26
+#define UNDEFINED INT_MIN /* the spec leaves the result undefined: not compared */
+
+static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#if !defined(cl_khr_subgroup_non_uniform_vote) || !defined(cl_khr_subgroup_ballot) || \\\n"
+    "    !defined(cl_khr_subgroup_non_uniform_arithmetic) || !defined(cl_khr_subgroup_shuffle) || "
+    "\\\n"
+    "    !defined(cl_khr_subgroup_shuffle_relative) || \\\n"
+    "    !defined(cl_khr_subgroup_clustered_reduce) || !defined(cl_khr_subgroup_rotate)\n"
+    "#error an extension's macro is not defined\n"
+    "#endif\n"
+    "kernel void uniform(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    global int *o = out + g * 26;\n"
+    "    uint me = get_sub_group_local_id(), size = get_sub_group_size();\n"
+    "    o[0] = sub_group_shuffle(x, (me * 3 + 1) % size);\n"
+    "    o[1] = sub_group_shuffle_xor(x, 1u);\n"
+    "    o[2] = sub_group_shuffle_up(x, 2u);\n"
+    "    o[3] = sub_group_shuffle_down(x, 1u);\n"
+    "    o[4] = sub_group_rotate(x, 3);\n"
+    "    o[5] = sub_group_clustered_rotate(x, -1, 4u);\n"
+    "    o[6] = sub_group_non_uniform_reduce_add(x);\n"
+    "    o[7] = sub_group_non_uniform_scan_inclusive_mul(x % 3 + 1);\n"
+    "    o[8] = sub_group_non_uniform_scan_exclusive_xor(x);\n"
+    "    o[9] = sub_group_non_uniform_reduce_logical_or(x > 38);\n"
+    "    o[10] = sub_group_clustered_reduce_add(x, 2u);\n"
+    "    o[11] = sub_group_clustered_reduce_min(x, 4u);\n"
+    "    uint4 odd = sub_group_ballot(x & 1);\n"
+    "    o[12] = odd.x;\n"
+    "    o[13] = sub_group_ballot_bit_count(odd);\n"
+    "    o[14] = sub_group_ballot_inclusive_scan(odd);\n"
+    "    o[15] = sub_group_ballot_find_msb(sub_group_ballot(x > 10));\n"
+    "    o[16] = sub_group_elect();\n"
+    "    o[17] = sub_group_non_uniform_all_equal(x / 20);\n"
+    "    o[18] = sub_group_broadcast_first(x);\n"
+    "    o[19] = get_sub_group_eq_mask().x;\n"
+    "    o[20] = get_sub_group_lt_mask().x;\n"
+    "    o[21] = sub_group_non_uniform_broadcast(x, size - 1);\n"
+    "    o[22] = sub_group_inverse_ballot(odd);\n"
+    "    o[23] = (int)(sub_group_non_uniform_reduce_max((float)x * 0.5f) * 2.0f);\n"
+    "    o[24] = (int)(sub_group_shuffle((long)x * 3000000000L, 0u) / 1000000000L);\n"
+    "    o[25] = sub_group_non_uniform_reduce_add((char)(x * 7));\n"
+    "}\n"
+    "kernel void divergent(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    global int *o = out + g * 6;\n"
+    "    for (int i = 0; i < 6; i++) o[i] = -1;\n"
+    "    if (x & 1) {\n"
+    "        o[0] = sub_group_non_uniform_reduce_add(x);\n"
+    "        o[1] = sub_group_non_uniform_scan_inclusive_add(x);\n"
+    "        o[2] = sub_group_ballot_bit_count(sub_group_ballot(1));\n"
+    "        o[3] = sub_group_elect();\n"
+    "        o[4] = sub_group_broadcast_first(x);\n"
+    "        o[5] = sub_group_non_uniform_all(x > 0);\n"
+    "    }\n"
+    "}\n"
+    "kernel void early_return(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    out[g] = -1;\n"
+    "    if (x > 30)\n"
+    "        return;\n"
+    "    out[g] = sub_group_non_uniform_reduce_max(x);\n"
+    "}\n"
+    "kernel void loop(global const int *in, global int *out)\n"
+    "{\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g], acc = 0;\n"
+    "    for (int i = 0; i < x % 4; i++)\n"
+    "        acc = acc * 7 + sub_group_non_uniform_reduce_add(i + 1);\n"
+    "    out[g] = acc;\n"
+    "}\n";
+
+static int min_int(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* What work-item j of a sub-group of `size` (inputs v[0..size), largest
+ * sub-group `max`) writes in kernel `uniform`. */
+static void expect_uniform(const int *v, size_t size, size_t max, size_t j, int *want)
+{
+    int k = 0, x = v[j];
+    want[k++] = v[(j * 3 + 1) % size];
+    want[k++] = (j ^ 1) < size ? v[j ^ 1] : UNDEFINED;
+    want[k++] = j >= 2 ? v[j - 2] : UNDEFINED;
+    want[k++] = j + 1 < size ? v[j + 1] : UNDEFINED;
+    size_t rotated = (j + 3) % max;
+    want[k++] = rotated < size ? v[rotated] : UNDEFINED;
+    size_t first4 = j & ~(size_t)3, clustered = first4 + ((j + 3) & 3);
+    want[k++] = clustered < size ? v[clustered] : UNDEFINED;
+    int sum = 0, product = 1, xor_before = 0, any_big = 0;
+    unsigned odd = 0, big = 0;
+    float fmax = -1e30f;
+    signed char csum = 0;
+    int all_equal = 1;
+    for (size_t i = 0; i < size; i++) {
+        sum += v[i];
+        if (i <= j)
+            product *= v[i] % 3 + 1;
+        if (i < j)
+            xor_before ^= v[i];
+        any_big |= v[i] > 38;
+        odd |= (unsigned)(v[i] & 1) << i;
+        big |= (unsigned)(v[i] > 10) << i;
+        fmax = (float)v[i] * 0.5f > fmax ? (float)v[i] * 0.5f : fmax;
+        csum = (signed char)(csum + (signed char)(v[i] * 7));
+        all_equal &= v[i] / 20 == v[0] / 20;
+    }
+    want[k++] = sum;
+    want[k++] = product;
+    want[k++] = xor_before;
+    want[k++] = any_big;
+    size_t first2 = j & ~(size_t)1;
+    want[k++] = v[first2] + (first2 + 1 < size ? v[first2 + 1] : 0);
+    int cmin = INT_MAX;
+    for (size_t i = first4; i < first4 + 4 && i < size; i++)
+        cmin = min_int(cmin, v[i]);
+    want[k++] = cmin;
+    want[k++] = (int)odd;
+    want[k++] = __builtin_popcount(odd);
+    want[k++] = __builtin_popcount(odd & ((2u << j) - 1));
+    want[k++] = big ? 31 - __builtin_clz(big) : UNDEFINED;
+    want[k++] = j == 0;
+    want[k++] = all_equal;
+    want[k++] = v[0];
+    want[k++] = (int)(1u << j);
+    want[k++] = (int)((1u << j) - 1);
+    want[k++] = v[size - 1];
+    want[k++] = x & 1;
+    want[k++] = (int)(fmax * 2.0f);
+    want[k++] = (int)((long long)v[0] * 3000000000LL / 1000000000LL);
+    want[k++] = csum;
+}
+
+/* Kernel `divergent`: the active work-items are the odd ones. */
+static void expect_divergent(const int *v, size_t size, size_t j, int *want)
+{
+    for (int i = 0; i < 6; i++)
+        want[i] = -1;
+    if (!(v[j] & 1))
+        return;
+    int sum = 0, before = 0, count = 0, first = -1, all = 1;
+    for (size_t i = 0; i < size; i++) {
+        if (!(v[i] & 1))
+            continue;
+        sum += v[i];
+        if (i <= j)
+            before += v[i];
+        count++;
+        if (first < 0)
+            first = (int)i;
+        all &= v[i] > 0;
+    }
+    want[0] = sum, want[1] = before, want[2] = count;
+    want[3] = first == (int)j, want[4] = v[first], want[5] = all;
+}
+
+static void expect_early_return(const int *v, size_t size, size_t j, int *want)
+{
+    *want = -1;
+    if (v[j] > 30)
+        return;
+    *want = INT_MIN;
+    for (size_t i = 0; i < size; i++)
+        if (v[i] <= 30)
+            *want = v[i] > *want ? v[i] : *want;
+}
+
+/* Kernel `loop`: iteration i's active work-items are those with
+ * x % 4 > i (C's %, as OpenCL C's: negative for negative x). */
+static void expect_loop(const int *v, size_t size, size_t j, int *want)
+{
+    int acc = 0;
+    for (int i = 0; i < v[j] % 4; i++) {
+        int active = 0;
+        for (size_t k = 0; k < size; k++)
+            active += v[k] % 4 > i;
+        acc = acc * 7 + (i + 1) * active;
+    }
+    *want = acc;
+}
+
+enum kernel_kind { UNIFORM, DIVERGENT, EARLY_RETURN, LOOP };
+
+static const struct {
+    const char *name;
+    int results;
+} kernels[] = {{"uniform", UNIFORM_RESULTS}, {"divergent", 6}, {"early_return", 1}, {"loop", 1}};
+
+static size_t run(struct harness *h, cl_program program, enum kernel_kind kind, size_t global,
+                  size_t local)
+{
+    cl_kernel k = harness_kernel(program, kernels[kind].name);
+    REQUIRE(k);
+    int results = kernels[kind].results;
+    size_t width = 0;
+    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                     sizeof local, &local, sizeof width, &width, NULL));
+    REQUIRE(width > 0);
+    int *in = malloc(global * sizeof *in), *out = malloc(global * results * sizeof *out);
+    REQUIRE(in && out);
+    for (size_t i = 0; i < global; i++)
+        in[i] = (int)((i * 29 + 5) % 45) - 3;
+    cl_mem din =
+        harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof *in, in);
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, global * results * sizeof *out, NULL);
+    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, global * results * sizeof *out, out, 0,
+                                 NULL, NULL));
+    size_t bad = 0;
+    for (size_t g0 = 0; g0 < global; g0 += local) {
+        size_t items = global - g0 < local ? global - g0 : local;
+        for (size_t l = 0; l < items; l++) {
+            size_t first = l / width * width;
+            size_t size = items - first < width ? items - first : width;
+            const int *v = in + g0 + first;
+            int want[UNIFORM_RESULTS];
+            if (kind == UNIFORM)
+                expect_uniform(v, size, width, l - first, want);
+            else if (kind == DIVERGENT)
+                expect_divergent(v, size, l - first, want);
+            else if (kind == EARLY_RETURN)
+                expect_early_return(v, size, l - first, want);
+            else
+                expect_loop(v, size, l - first, want);
+            for (int r = 0; r < results; r++)
+                if (want[r] != UNDEFINED && out[(g0 + l) * results + r] != want[r] && bad++ < 5)
+                    HARNESS_FAIL("%s %zu/%zu (sub-groups of %zu): item %zu result %d: got %d, "
+                                 "want %d\n",
+                                 kernels[kind].name, global, local, width, g0 + l, r,
+                                 out[(g0 + l) * results + r], want[r]);
+        }
+    }
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(din), clReleaseMemObject(dout);
+    free(in), free(out);
+    return width;
+}
+
+int main(void)
+{
+    struct harness h = harness_open();
+    char extensions[4096] = "";
+    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
+    static const char *const names[] = {"cl_khr_subgroup_non_uniform_vote",
+                                        "cl_khr_subgroup_ballot",
+                                        "cl_khr_subgroup_non_uniform_arithmetic",
+                                        "cl_khr_subgroup_shuffle",
+                                        "cl_khr_subgroup_shuffle_relative",
+                                        "cl_khr_subgroup_clustered_reduce",
+                                        "cl_khr_subgroup_rotate"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(strstr(extensions, names[i]) != NULL);
+    cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    static const size_t locals[] = {1, 7, 64, 100, 256};
+    for (int kind = UNIFORM; kind <= LOOP; kind++) {
+        for (size_t i = 0; i < sizeof locals / sizeof locals[0]; i++) {
+            size_t width = run(&h, program, (enum kernel_kind)kind, locals[i] * 3, locals[i]);
+            /* called alike by every work-item: the host's width */
+            if (kind == UNIFORM && locals[i] >= 64)
+                CHECK(width > 1);
+        }
+        run(&h, program, (enum kernel_kind)kind, 1000, 96); /* the last group: 40 */
+    }
+    clReleaseProgram(program);
+    harness_close(&h);
+    return harness_finish();
+}
