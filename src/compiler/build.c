@@ -78,7 +78,7 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
     X(cl_khr_subgroup_shuffle_relative)                                                            \
     X(cl_khr_subgroup_clustered_reduce)                                                            \
     X(cl_khr_subgroup_rotate)
-#define EXTENSION_NAME(name) #name " "
+#define EXTENSION_NAME(name) " " #name
 #define EXTENSION_MACRO(name) "-D" #name "=1",
 
 /* The device's OpenCL C extensions: CL_DEVICE_EXTENSIONS and the -cl-ext
@@ -87,10 +87,9 @@ static const char device_extensions[] =
     "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
     "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups " HEADER_EXTENSIONS(
-        EXTENSION_NAME) "cl_khr_3d_image_writes "
-                        "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes "
-                        "cl_khr_fp16";
+    "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
+    "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes "
+    "cl_khr_fp16" HEADER_EXTENSIONS(EXTENSION_NAME);
 
 const char *cc_device_extensions(void)
 {
