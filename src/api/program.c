@@ -274,14 +274,18 @@ static char *join_kernel_names(const struct cc_program *built)
     return names;
 }
 
-/* 5.8.4.7 and OpenCL C 2.0: non-uniform work-groups exist for programs
- * built as OpenCL C 2.0 unless -cl-uniform-work-group-size is given. */
-static bool allows_non_uniform(const char *options)
+/* 5.8.4.7 and 5.10 (clEnqueueNDRangeKernel): non-uniform work-groups
+ * exist unless -cl-uniform-work-group-size is given, for a program from
+ * source only when built as OpenCL C 2.0 or newer; a program from IL or a
+ * binary has them by default. */
+static bool allows_non_uniform(const cl_program program, const char *options)
 {
-    if (!options || strstr(options, "-cl-uniform-work-group-size"))
+    if (options && strstr(options, "-cl-uniform-work-group-size"))
         return false;
-    return strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
-           strstr(options, "-cl-std=cl2.0");
+    if (!program->source)
+        return true;
+    return options && (strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
+                       strstr(options, "-cl-std=cl2.0"));
 }
 
 /* 5.8.2: a program from SPIR-V is translated, then linked on its own. */
@@ -347,7 +351,7 @@ static void record_outcome(cl_program program, struct build_outcome *o, bool rep
     program->binary_type = o->err ? (replaces_object ? CL_PROGRAM_BINARY_TYPE_NONE
                                                      : program->binary_type)
                                    : o->type;
-    program->non_uniform = allows_non_uniform(o->options);
+    program->non_uniform = allows_non_uniform(program, o->options);
     pthread_mutex_unlock(&program->lock);
     if (o->err) {
         if (o->built)

@@ -151,7 +151,7 @@ struct _cl_program {
     char *build_log;
     struct cc_program *built;            /* NULL until a build succeeded */
     char *kernel_names;                  /* ";"-joined, NULL until built */
-    bool non_uniform;                    /* built as OpenCL C 2.0 without -cl-uniform-work-group-size */
+    bool non_uniform;                    /* non-uniform work-groups allowed (program.c) */
     cl_program_binary_type binary_type;
     void *object;                        /* bitcode of a compiled object, a library, or a
                                           * binary given to clCreateProgramWithBinary */

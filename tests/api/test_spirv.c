@@ -240,6 +240,23 @@ int main(void)
             bad += fabsf(out[i] - want) > 1e-5f * (1.0f + fabsf(want));
         }
         CHECK(bad == 0);
+        /* API spec 5.10: a program from IL has non-uniform work-groups
+         * unless built with -cl-uniform-work-group-size */
+        size_t local = 96;
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        for (int i = 0; i < N; i++) {
+            float want = in[i] * factor + sqrtf((float)i);
+            bad += fabsf(out[i] - want) > 1e-5f * (1.0f + fabsf(want));
+        }
+        CHECK(bad == 0);
+        clReleaseKernel(k);
+        CHECK_OK(clBuildProgram(program, 1, &h.device, "-cl-uniform-work-group-size", NULL, NULL));
+        k = clCreateKernel(program, "spv_scale", &err);
+        CHECK_OK(err);
+        CHECK_OK(harness_args(k, 3, ARG(din), ARG(dout), ARG(factor)));
+        CHECK_ERR(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                  CL_INVALID_WORK_GROUP_SIZE);
         clReleaseKernel(k);
     }
 
