@@ -295,6 +295,9 @@ struct cc_device_enqueue {
     void (*set_user_event_status)(void *event, int status);
     void (*capture_profiling_info)(void *event, int name, void *value);
     bool (*is_valid_event)(void *event);
+    /* the sub-group size of the block kernel named `kernel` in the running
+     * kernel's program (cc_kernel_info.sub_group_size), 0 when unknown */
+    unsigned (*block_sub_group_size)(const char *kernel);
 };
 void cc_set_device_enqueue(const struct cc_device_enqueue *functions);
 

@@ -271,19 +271,27 @@ static size_t local_items(const struct cc_ndrange *ndrange)
     return items;
 }
 
-/* Sub-groups (cc_sub_group_size): a group of n work-items has
+/* Sub-groups of S work-items, the block kernel's size (cc_sub_group_size
+ * or 1: cc_kernel_info.sub_group_size): a group of n work-items has
  * ceil(n / S) of them, the largest min(n, S) work-items. */
+static size_t block_sub_group_size(const char *kernel)
+{
+    const struct cc_device_enqueue *rt = the_runtime();
+    unsigned size = rt ? rt->block_sub_group_size(kernel) : 0;
+    return size ? size : cc_sub_group_size();
+}
+
 static uint32_t kernel_sub_group_count(const struct cc_ndrange *ndrange, const char *kernel,
                                        const void *block)
 {
-    size_t size = cc_sub_group_size();
+    size_t size = block_sub_group_size(kernel);
     return (uint32_t)((local_items(ndrange) + size - 1) / size);
 }
 
 static uint32_t kernel_max_sub_group_size(const struct cc_ndrange *ndrange, const char *kernel,
                                           const void *block)
 {
-    size_t items = local_items(ndrange), size = cc_sub_group_size();
+    size_t items = local_items(ndrange), size = block_sub_group_size(kernel);
     return (uint32_t)(items < size ? items : size);
 }
 

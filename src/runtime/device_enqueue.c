@@ -260,6 +260,15 @@ static void capture_profiling_info(void *event, int name, void *value)
         rt_event_add_callback(e, CL_COMPLETE, write_exec_time, value);
 }
 
+static unsigned block_sub_group_size(const char *kernel)
+{
+    struct rt_command *parent = parent_command();
+    const struct cc_kernel_info *info =
+        parent && parent->kernel ? cc_program_find_block(parent->kernel->program->built, kernel)
+                                 : NULL;
+    return info ? info->sub_group_size : 0;
+}
+
 static const struct cc_device_enqueue functions = {
     .enqueue_kernel = enqueue_kernel,
     .enqueue_marker = enqueue_marker,
@@ -270,6 +279,7 @@ static const struct cc_device_enqueue functions = {
     .set_user_event_status = set_user_event_status,
     .capture_profiling_info = capture_profiling_info,
     .is_valid_event = is_event,
+    .block_sub_group_size = block_sub_group_size,
 };
 
 void rt_device_enqueue_init(void)

@@ -192,6 +192,48 @@ static size_t run(struct harness *h, cl_program program, enum kernel_kind kind, 
     return width;
 }
 
+/* Device-side enqueue's queries of a block (OpenCL C 2.0 6.13.17.6) answer
+ * the block kernel's own sub-group size: S for a block that calls a
+ * non-uniform function alike in every work-item, one for a block that
+ * calls it under a branch (as clGetKernelSubGroupInfo would). The blocks
+ * are only asked about, never enqueued. */
+static const char *block_source =
+    "kernel void query(global int *out)\n"
+    "{\n"
+    "    ndrange_t range = ndrange_1D(64, 64);\n"
+    "    void (^alike)(void) = ^{ out[get_local_id(0)] = sub_group_elect(); };\n"
+    "    void (^branch)(void) = ^{\n"
+    "        if (get_local_id(0) & 1) out[get_local_id(0)] = sub_group_elect();\n"
+    "    };\n"
+    "    out[0] = get_kernel_sub_group_count_for_ndrange(range, alike);\n"
+    "    out[1] = get_kernel_max_sub_group_size_for_ndrange(range, alike);\n"
+    "    out[2] = get_kernel_sub_group_count_for_ndrange(range, branch);\n"
+    "    out[3] = get_kernel_max_sub_group_size_for_ndrange(range, branch);\n"
+    "}\n";
+
+static void test_block_queries(struct harness *h)
+{
+    cl_program program = harness_build(h, block_source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    cl_kernel k = harness_kernel(program, "query");
+    REQUIRE(k);
+    int out[4] = {0, 0, 0, 0};
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE, sizeof out, NULL);
+    CHECK_OK(harness_args(k, 1, ARG(dout)));
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, &one, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    size_t local = 64, width = 0; /* the host's: "query" calls no non-uniform function */
+    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                     sizeof local, &local, sizeof width, &width, NULL));
+    CHECK(width > 1);
+    CHECK(out[0] == (int)((64 + width - 1) / width) && out[1] == (int)width);
+    CHECK(out[2] == 64 && out[3] == 1);
+    clReleaseKernel(k);
+    clReleaseMemObject(dout);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -230,6 +272,7 @@ int main(void)
         }
     free(source), free(il);
     clReleaseProgram(programs[0]), clReleaseProgram(programs[1]);
+    test_block_queries(&h);
     harness_close(&h);
     return harness_finish();
 }
