@@ -400,6 +400,18 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
         return answer_bool(out, CL_TRUE); /* src/devices/cpu/fibers.c: yields at atomics */
 
+    /* cl_khr_integer_dot_product 2.0.0: both input forms (src/builtins/
+     * integer.cl). "Accelerated" would mean faster than the same product
+     * written with other instructions; the library's is exactly that. */
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+        return answer_ulong(out, CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                                     CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+        cl_device_integer_dot_product_acceleration_properties_khr none = {0};
+        return answer(out, &none, sizeof none);
+    }
+
     /* partitioning (4.3): equally, by counts, by affinity domain */
     case CL_DEVICE_PARENT_DEVICE: return answer(out, &device->parent, sizeof device->parent);
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return answer_uint(out, device->compute_units);

@@ -3,12 +3,26 @@
  * next to their version strings, built from those strings so that the two
  * never disagree. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/api.h"
 
-/* Every extension cpucl reports is at revision 1.0.0 of its specification
- * (the Khronos registry's version of each). */
-#define EXTENSION_VERSION CL_MAKE_VERSION_KHR(1, 0, 0)
+/* The revision of an extension's specification cpucl implements: 1.0.0
+ * (the Khronos registry's version of each) but where listed. */
+static cl_version_khr extension_version(const char *name, size_t length)
+{
+    static const struct {
+        const char *name;
+        cl_version_khr version;
+    } later[] = {
+        /* 2.0.0: the unpacked 4x8-bit inputs and the acceleration queries */
+        {"cl_khr_integer_dot_product", CL_MAKE_VERSION_KHR(2, 0, 0)},
+    };
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (strlen(later[i].name) == length && !memcmp(later[i].name, name, length))
+            return later[i].version;
+    return CL_MAKE_VERSION_KHR(1, 0, 0);
+}
 
 cl_name_version_khr *api_extension_versions(const char *extensions, size_t *count)
 {
@@ -35,7 +49,7 @@ cl_name_version_khr *api_extension_versions(const char *extensions, size_t *coun
         if (length >= CL_NAME_VERSION_MAX_NAME_SIZE_KHR)
             length = CL_NAME_VERSION_MAX_NAME_SIZE_KHR - 1;
         memcpy(list[i].name, p, length);
-        list[i].version = EXTENSION_VERSION;
+        list[i].version = extension_version(p, length);
         i++;
         while (*p && *p != ' ')
             p++;

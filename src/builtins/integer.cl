@@ -143,3 +143,95 @@ UPSAMPLE(uint, uint, ulong, 32)
     OVL T##N mul24(T##N a, T##N b) { return a * b; }
 WIDTHS(MUL24, int)
 WIDTHS(MUL24, uint)
+
+/* --- cl_khr_extended_bit_ops (OpenCL C spec 3.0, "Extended Bit
+ * Operations"): bitfield_insert, bitfield_extract_signed and _unsigned,
+ * bit_reverse. A vector shift is element-wise, modulo the element's width
+ * (6.3.j), so the vector forms compute in place; a scalar goes through a
+ * vector of two, where char and short are not promoted. Counts or offsets
+ * past the width are undefined (any result will do). --- */
+
+/* the mask of bits [offset, offset + count) */
+static ulong field(uint offset, uint count)
+{
+    ulong ones = count >= 64 ? ~0ul : (1ul << count) - 1;
+    return offset >= 64 ? 0 : ones << offset;
+}
+
+#define BIT_OPS_VECTOR(T, S, U, BITS, N)                                                      \
+    OVL T##N bitfield_insert(T##N base, T##N insert, uint offset, uint count)                 \
+    {                                                                                         \
+        U##N mask = (U##N)(U)field(offset, count);                                            \
+        return as_##T##N((as_##U##N(base) & ~mask) | ((as_##U##N(insert) << offset) & mask)); \
+    }                                                                                         \
+    /* the field's top bit to the top, then an arithmetic or logical shift \
+     * down */                                                                                \
+    OVL S##N bitfield_extract_signed(T##N base, uint offset, uint count)                      \
+    {                                                                                         \
+        S##N top = as_##S##N(base) << (BITS - offset - count);                                \
+        return count ? top >> (BITS - count) : (S##N)0;                                       \
+    }                                                                                         \
+    OVL U##N bitfield_extract_unsigned(T##N base, uint offset, uint count)                    \
+    {                                                                                         \
+        U##N top = as_##U##N(base) << (BITS - offset - count);                                \
+        return count ? top >> (BITS - count) : (U##N)0;                                       \
+    }                                                                                         \
+    OVL T##N bit_reverse(T##N base) { return __builtin_elementwise_bitreverse(base); }
+
+#define BIT_OPS(T, S, U, BITS)                                                                \
+    BIT_OPS_VECTOR(T, S, U, BITS, 2)                                                          \
+    BIT_OPS_VECTOR(T, S, U, BITS, 3)                                                          \
+    BIT_OPS_VECTOR(T, S, U, BITS, 4)                                                          \
+    BIT_OPS_VECTOR(T, S, U, BITS, 8)                                                          \
+    BIT_OPS_VECTOR(T, S, U, BITS, 16)                                                         \
+    OVL T bitfield_insert(T base, T insert, uint offset, uint count)                          \
+    {                                                                                         \
+        return bitfield_insert((T##2)(base), (T##2)(insert), offset, count).s0;               \
+    }                                                                                         \
+    OVL S bitfield_extract_signed(T base, uint offset, uint count)                            \
+    {                                                                                         \
+        return bitfield_extract_signed((T##2)(base), offset, count).s0;                       \
+    }                                                                                         \
+    OVL U bitfield_extract_unsigned(T base, uint offset, uint count)                          \
+    {                                                                                         \
+        return bitfield_extract_unsigned((T##2)(base), offset, count).s0;                     \
+    }                                                                                         \
+    OVL T bit_reverse(T base) { return bit_reverse((T##2)(base)).s0; }
+BIT_OPS(char, char, uchar, 8)
+BIT_OPS(uchar, char, uchar, 8)
+BIT_OPS(short, short, ushort, 16)
+BIT_OPS(ushort, short, ushort, 16)
+BIT_OPS(int, int, uint, 32)
+BIT_OPS(uint, int, uint, 32)
+BIT_OPS(long, long, ulong, 64)
+BIT_OPS(ulong, long, ulong, 64)
+
+/* --- cl_khr_integer_dot_product (OpenCL C spec 3.0, 6.15.3 "Integer
+ * Functions"): dot products of four 8-bit components, each extended to the
+ * result's width, plain and added to an accumulator with saturation; the
+ * packed forms take the four components in a uint, component 0 in the
+ * lowest byte (SPIR-V's PackedVectorFormat4x8Bit), which is as_uchar4's
+ * order on this little-endian host. --- */
+
+#define DOT(R, A, B)                                                                          \
+    OVL R dot(A##4 a, B##4 b)                                                                 \
+    {                                                                                         \
+        R##4 p = __builtin_convertvector(a, R##4) * __builtin_convertvector(b, R##4);         \
+        return p.x + p.y + p.z + p.w;                                                         \
+    }                                                                                         \
+    OVL R dot_acc_sat(A##4 a, B##4 b, R acc) { return add_sat(dot(a, b), acc); }
+DOT(uint, uchar, uchar)
+DOT(int, char, char)
+DOT(int, uchar, char)
+DOT(int, char, uchar)
+
+#define DOT_PACKED(R, A, B, SUFFIX)                                                           \
+    OVL R dot_4x8packed_##SUFFIX(uint a, uint b) { return dot(as_##A##4(a), as_##B##4(b)); }  \
+    OVL R dot_acc_sat_4x8packed_##SUFFIX(uint a, uint b, R acc)                               \
+    {                                                                                         \
+        return dot_acc_sat(as_##A##4(a), as_##B##4(b), acc);                                  \
+    }
+DOT_PACKED(uint, uchar, uchar, uu_uint)
+DOT_PACKED(int, char, char, ss_int)
+DOT_PACKED(int, uchar, char, us_int)
+DOT_PACKED(int, char, uchar, su_int)

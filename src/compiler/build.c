@@ -68,8 +68,11 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
 /* The device's extensions whose macros opencl-c-base.h defines for SPIR
  * targets only (their functions are declared under them, in both header
  * modes): each is in device_extensions and -D'd at every compile. All are
- * built-in functions of src/builtins/workgroup.cl. */
+ * built-in functions: src/builtins/workgroup.cl (sub-groups) and
+ * integer.cl (bit operations, dot products). */
 #define HEADER_EXTENSIONS(X)                                                                       \
+    X(cl_khr_extended_bit_ops)                                                                     \
+    X(cl_khr_integer_dot_product)                                                                  \
     X(cl_khr_subgroup_extended_types)                                                              \
     X(cl_khr_subgroup_non_uniform_vote)                                                            \
     X(cl_khr_subgroup_ballot)                                                                      \
@@ -224,7 +227,12 @@ static const char **clang_arguments(const struct cc_options *options, const stru
          * not for an x86 triple. The device is OpenCL 2.2; every x86-64
          * host cpucl runs on with AVX2 or later has fast fma. */
         "-D__OPENCL_VERSION__=220", "-DCL_VERSION_2_1=210", "-DCL_VERSION_2_2=220",
-        "-D__IMAGE_SUPPORT__=1", HEADER_EXTENSIONS(EXTENSION_MACRO)};
+        "-D__IMAGE_SUPPORT__=1",
+        HEADER_EXTENSIONS(EXTENSION_MACRO)
+        /* cl_khr_integer_dot_product 2.0.0's features (the OpenCL C 3.0
+         * names its functions are declared under) */
+        "-D__opencl_c_integer_dot_product_input_4x8bit=1",
+        "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1"};
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
     if (!args)

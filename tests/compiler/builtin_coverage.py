@@ -20,12 +20,23 @@ extensions = ("cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
               "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
               "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
               "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_fp16").split()
+# extensions whose macros opencl-c-base.h defines for SPIR only (build.c's
+# HEADER_EXTENSIONS), and the OpenCL C 3.0 feature macros it -D's
+header_extensions = ("cl_khr_extended_bit_ops cl_khr_integer_dot_product "
+                     "cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote "
+                     "cl_khr_subgroup_ballot cl_khr_subgroup_non_uniform_arithmetic "
+                     "cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "
+                     "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate").split()
+features = ["__opencl_c_integer_dot_product_input_4x8bit",
+            "__opencl_c_integer_dot_product_input_4x8bit_packed"]
 
 def declared(std):
     args = [clang, "-cc1", "-triple", "x86_64-unknown-linux-gnu", "-target-cpu", "x86-64-v4",
             "-ffake-address-space-map", "-faddress-space-map-mangling=yes",
             "-internal-isystem", resource, "-finclude-default-header", "-cl-std=" + std,
-            "-cl-ext=-all," + ",".join("+" + e for e in extensions),
+            "-cl-ext=-all," + ",".join("+" + e for e in extensions + header_extensions +
+                                       ["cl_khr_subgroups"]),
+            *["-D%s=1" % m for m in header_extensions + features],
             "-ast-dump=json", "-x", "cl", "/dev/null"]
     ast = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     return {n["mangledName"] for n in ast["inner"]
