@@ -87,6 +87,9 @@ enum {
     OP_TYPE_BOOL = 20,
     OP_TYPE_INT = 21,
     OP_TYPE_FLOAT = 22,
+    OP_CONSTANT_FALSE = 42,
+    OP_CONSTANT = 43,
+    OP_CONSTANT_NULL = 46,
     OP_SPEC_CONSTANT_TRUE = 48,
     OP_SPEC_CONSTANT_FALSE = 49,
     OP_SPEC_CONSTANT = 50,
@@ -162,6 +165,66 @@ cl_int cc_spirv_spec_constants(const void *il, size_t size, struct cc_spec_const
     *constants = list;
     *count = used;
     return CL_SUCCESS;
+}
+
+/* --- scalar OpConstantNull ---
+ *
+ * llvm-spirv-15 stops on an assertion at an OpConstantNull of a scalar type
+ * (it takes only composites, pointers and opaque types there), which is
+ * valid SPIR-V (2.2 of the SPIR-V spec: "the null value of the type"): the
+ * CTS's cl_khr_expect_assume modules have them. A copy of the module gets
+ * the same constants as OpConstant 0 (integer and floating point, one or
+ * two literal words) and OpConstantFalse; NULL when the module has none
+ * (or is out of memory: the module then goes as it is). */
+static void *scalar_nulls_as_constants(const void *il, size_t size, size_t *out_size)
+{
+    const uint32_t *words = il;
+    size_t n = size / 4;
+    uint32_t bound = words[3];
+    if (bound == 0 || bound > (1u << 24))
+        return NULL;
+    uint16_t *type_bits = calloc(bound, sizeof *type_bits); /* id -> width, 1 for bool */
+    /* each null becomes at most two words longer */
+    uint32_t *out = malloc(3 * size);
+    size_t used = 0, changed = 0;
+    for (size_t at = 0; at < 5 && out; at++)
+        out[used++] = words[at];
+    for (size_t at = 5; at < n && type_bits && out;) {
+        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
+        if (length == 0 || at + length > n)
+            break; /* the translator reports it */
+        const uint32_t *op = words + at;
+        if (opcode == OP_TYPE_BOOL && length >= 2 && op[1] < bound)
+            type_bits[op[1]] = 1;
+        else if ((opcode == OP_TYPE_INT || opcode == OP_TYPE_FLOAT) && length >= 3 &&
+                 op[1] < bound && op[2] >= 8 && op[2] <= 64)
+            type_bits[op[1]] = (uint16_t)op[2];
+        unsigned bits =
+            opcode == OP_CONSTANT_NULL && length == 3 && op[1] < bound ? type_bits[op[1]] : 0;
+        if (bits == 1) {
+            out[used++] = 3u << 16 | OP_CONSTANT_FALSE;
+            out[used++] = op[1], out[used++] = op[2];
+            changed++;
+        } else if (bits) {
+            uint32_t literals = bits > 32 ? 2 : 1;
+            out[used++] = (3 + literals) << 16 | OP_CONSTANT;
+            out[used++] = op[1], out[used++] = op[2];
+            for (uint32_t i = 0; i < literals; i++)
+                out[used++] = 0;
+            changed++;
+        } else {
+            memcpy(out + used, op, length * sizeof *op);
+            used += length;
+        }
+        at += length;
+    }
+    free(type_bits);
+    if (!changed || !out) {
+        free(out);
+        return NULL;
+    }
+    *out_size = used * 4;
+    return out;
 }
 
 /* "id:type:value" for the translator: integers as unsigned decimals of
@@ -272,7 +335,12 @@ static cl_int translate(const void *il, size_t size, const struct cc_spec_consta
     snprintf(spv, sizeof spv, "%s/in.spv", dir);
     snprintf(bc, sizeof bc, "%s/out.bc", dir);
     snprintf(messages, sizeof messages, "%s/messages", dir);
-    if (write_file(spv, il, size) != 0) {
+    size_t rewritten_size = 0;
+    void *rewritten = scalar_nulls_as_constants(il, size, &rewritten_size);
+    int written =
+        rewritten ? write_file(spv, rewritten, rewritten_size) : write_file(spv, il, size);
+    free(rewritten);
+    if (written != 0) {
         cc_log_printf(&log, "error: cannot write the SPIR-V module for the translator\n");
         goto cleanup;
     }

@@ -83,6 +83,27 @@ static cl_kernel build_il_kernel(struct harness *h, const char *file, const char
     return err ? NULL : k;
 }
 
+/* constant_null.spv (SPIR-V assembly written by hand): OpConstantNull of
+ * int, float, long and bool, which llvm-spirv-15 stops on (spirv.c passes
+ * them on as plain zero constants), and of a vector, which it takes. */
+static void test_constant_null(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "constant_null.spv", "constant_null", &program);
+    if (!k)
+        return;
+    cl_uint out[6] = {1, 1, 1, 1, 1, 1}, x = 12345;
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
+    CHECK_OK(harness_args(k, 2, ARG(dout), ARG(x)));
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == x && out[3] == 7 && out[4] == 0 && out[5] == x);
+    clReleaseMemObject(dout);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
  * less (float2, int2, char8, short4, uchar4), which SPIR-V passes as
  * themselves where the library takes them coerced (src/compiler/library.c
@@ -311,6 +332,7 @@ int main(void)
     free(il);
     test_spec_constants(&h);
     test_small_vectors(&h);
+    test_constant_null(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
