@@ -234,7 +234,8 @@ static inline char *harness_build_log(cl_program program, cl_device_id device)
     return log;
 }
 
-/* The whole of a file (a SPIR-V module of tests/data), malloc'ed; the
+/* The whole of a file of tests/data (a SPIR-V module, a kernel source),
+ * malloc'ed with a NUL after it; the
  * test stops when it cannot be read. */
 static inline unsigned char *harness_load_file(const char *path, size_t *size)
 {
@@ -243,8 +244,9 @@ static inline unsigned char *harness_load_file(const char *path, size_t *size)
     fseek(file, 0, SEEK_END);
     *size = (size_t)ftell(file);
     fseek(file, 0, SEEK_SET);
-    unsigned char *data = malloc(*size ? *size : 1);
+    unsigned char *data = malloc(*size + 1);
     REQUIRE(data && fread(data, 1, *size, file) == *size);
+    data[*size] = 0; /* a text file can go to clCreateProgramWithSource */
     fclose(file);
     return data;
 }

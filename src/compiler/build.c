@@ -69,8 +69,11 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
  * targets only (their functions are declared under them, in both header
  * modes): each is in device_extensions and -D'd at every compile. All are
  * built-in functions: src/builtins/workgroup.cl (sub-groups) and
- * integer.cl (bit operations, dot products). */
+ * integer.cl (bit operations, dot products), but cl_khr_expect_assume's
+ * __builtin_expect and __builtin_assume, which are Clang's (from SPIR-V,
+ * the translator's llvm.expect and llvm.assume). */
 #define HEADER_EXTENSIONS(X)                                                                       \
+    X(cl_khr_expect_assume)                                                                        \
     X(cl_khr_extended_bit_ops)                                                                     \
     X(cl_khr_integer_dot_product)                                                                  \
     X(cl_khr_subgroup_extended_types)                                                              \

@@ -83,22 +83,31 @@ static cl_kernel build_il_kernel(struct harness *h, const char *file, const char
     return err ? NULL : k;
 }
 
-/* constant_null.spv (SPIR-V assembly written by hand): OpConstantNull of
- * int, float, long and bool, which llvm-spirv-15 stops on (spirv.c passes
- * them on as plain zero constants), and of a vector, which it takes. */
-static void test_constant_null(struct harness *h)
+/* translator_fixes.spv (SPIR-V assembly written by hand): OpConstantNull
+ * of int, float, long and bool, OpVectorShuffle of a uint3 with a uint2
+ * (each way round) and OpCompositeConstruct of vectors from values, on
+ * which llvm-spirv-15 stops (src/compiler/spirv.c rewrites them), and a
+ * vector null, which it takes. */
+static void test_translator_fixes(struct harness *h)
 {
     cl_program program;
-    cl_kernel k = build_il_kernel(h, "constant_null.spv", "constant_null", &program);
+    cl_kernel k = build_il_kernel(h, "translator_fixes.spv", "translator_fixes", &program);
     if (!k)
         return;
-    cl_uint out[6] = {1, 1, 1, 1, 1, 1}, x = 12345;
+    enum { RESULTS = 18 };
+    cl_uint out[RESULTS], x = 12345;
+    for (int i = 0; i < RESULTS; i++)
+        out[i] = 1;
     cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
     CHECK_OK(harness_args(k, 2, ARG(dout), ARG(x)));
     size_t one = 1;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    CHECK(out[0] == 0 && out[1] == 0 && out[2] == x && out[3] == 7 && out[4] == 0 && out[5] == x);
+    const cl_uint want[RESULTS] = {0,  0,  x, 7,     0,  x,     x + 2, 10, x,
+                                   20, 10, x, x + 2, 20, x + 1, x + 2, 20, x};
+    for (int i = 0; i < RESULTS; i++)
+        if (out[i] != want[i])
+            HARNESS_FAIL("translator_fixes result %d: got %u, want %u\n", i, out[i], want[i]);
     clReleaseMemObject(dout);
     clReleaseKernel(k);
     clReleaseProgram(program);
@@ -332,7 +341,7 @@ int main(void)
     free(il);
     test_spec_constants(&h);
     test_small_vectors(&h);
-    test_constant_null(&h);
+    test_translator_fixes(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
