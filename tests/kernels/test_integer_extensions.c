@@ -1,6 +1,7 @@
 /* test_integer_extensions.c - cl_khr_extended_bit_ops (bitfield_insert,
- * bitfield_extract_signed/_unsigned, bit_reverse) and
- * cl_khr_integer_dot_product 2.0.0 (dot, dot_acc_sat, their packed forms),
+ * bitfield_extract_signed/_unsigned, bit_reverse),
+ * cl_khr_integer_dot_product 2.0.0 (dot, dot_acc_sat, their packed forms)
+ * and, beside them, cl_khr_expect_assume (kernel `hints`),
  * on scalars and vectors of several widths, compared with the host's over
  * random inputs with every valid offset and count (the extremes, 0 and the
  * full width, included). The device reports both extensions, the
@@ -45,6 +46,17 @@ static const char *source =
     "    o[13] = dot_acc_sat(as_char4((uint)a), as_char4((uint)b), (int)(b >> 32));\n"
     "    o[14] = dot_acc_sat_4x8packed_uu_uint((uint)a, (uint)b, (uint)(a >> 32));\n"
     "    o[15] = dot_4x8packed_su_int((uint)a, (uint)b);\n"
+    "}\n"
+    "#ifndef cl_khr_expect_assume\n"
+    "#error the macro is not defined\n"
+    "#endif\n"
+    "kernel void hints(global long *out, int n)\n"
+    "{\n"
+    "    __builtin_assume(n > 0);\n"
+    "    long sum = 0;\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        sum += __builtin_expect(i % 7 == 3, 0) ? 100 : i;\n"
+    "    out[get_global_id(0)] = sum;\n"
     "}\n";
 
 static uint64_t mask_of(unsigned offset, unsigned count)
@@ -207,6 +219,24 @@ int main(void)
     }
     CHECK(bad == 0);
     clReleaseMemObject(din), clReleaseMemObject(dfields), clReleaseMemObject(dout);
+    clReleaseKernel(k);
+
+    CHECK(strstr(extensions, "cl_khr_expect_assume") != NULL);
+    k = harness_kernel(program, "hints");
+    REQUIRE(k);
+    cl_long sums[4];
+    cl_int count = 1000;
+    dout = harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof sums, NULL);
+    CHECK_OK(harness_args(k, 2, ARG(dout), ARG(count)));
+    size_t four = 4;
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &four, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h.queue, dout, CL_TRUE, 0, sizeof sums, sums, 0, NULL, NULL));
+    cl_long want_sum = 0;
+    for (int j = 0; j < count; j++)
+        want_sum += j % 7 == 3 ? 100 : j;
+    for (int j = 0; j < 4; j++)
+        CHECK(sums[j] == want_sum);
+    clReleaseMemObject(dout);
     clReleaseKernel(k);
     clReleaseProgram(program);
     free(in), free(fields), free(out);
