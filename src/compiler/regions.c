@@ -194,29 +194,73 @@ static void demote_phi(struct regions *r, LLVMValueRef phi)
  * address counts as such a value inside an address (each region maps the
  * alloca to its home): the Scalarizer's component addresses, computed once
  * in the first block, were kept as pointers per work-item, and a load
- * through such a pointer was one LLVM could not tell from any other. */
-static bool recomputable(struct regions *r, LLVMValueRef v, int depth)
+ * through such a pointer was one LLVM could not tell from any other.
+ *
+ * recompute_height: the height of v's computation above its leaves
+ * (constants, arguments, the prologue's values), or -1 when it is not such
+ * arithmetic; memoized in r->heights (height + 2, 1 for -1), since a
+ * sub-group's ids and a tile's indices are chains of a dozen operations
+ * sharing operands. At most MAX_RECOMPUTE high. */
+enum { MAX_RECOMPUTE = 16 };
+
+static int recompute_height(struct regions *r, LLVMValueRef v)
 {
     if (LLVMIsAConstant(v) || LLVMIsAArgument(v))
-        return true;
-    if (!LLVMIsAInstruction(v) || depth > 8)
-        return false;
+        return 0;
+    if (!LLVMIsAInstruction(v))
+        return -1;
     if (LLVMGetInstructionParent(v) == r->prologue)
-        return !LLVMIsAAllocaInst(v) || depth > 0;
+        return 0;
+    uintptr_t memo = (uintptr_t)map_get(&r->heights, v);
+    if (memo)
+        return (int)memo - 2;
+    int height = -1;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
     case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
     case LLVMICmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMAddrSpaceCast:
-    case LLVMBitCast: case LLVMIntToPtr: case LLVMPtrToInt:
+    case LLVMBitCast: case LLVMIntToPtr:
+    case LLVMPtrToInt: height = 0; break;
+    case LLVMUDiv:
+    case LLVMURem:
+    case LLVMSDiv:
+    case LLVMSRem: {
+        /* by a constant that cannot trap (not 0, nor -1 when signed): a
+         * sub-group's id and local id, lid / S and lid % S, and tiles' */
+        LLVMValueRef divisor = LLVMGetOperand(v, 1);
+        LLVMOpcode op = LLVMGetInstructionOpcode(v);
+        if (LLVMIsAConstantInt(divisor) && LLVMConstIntGetZExtValue(divisor) &&
+            ((op != LLVMSDiv && op != LLVMSRem) || LLVMConstIntGetSExtValue(divisor) != -1))
+            height = 0;
         break;
-    default:
-        return false;
+    }
+    case LLVMCall: {
+        /* the integer minimum and maximum instcombine made of selects */
+        LLVMValueRef callee = LLVMIsAFunction(LLVMGetCalledValue(v));
+        size_t length;
+        const char *name =
+            callee && LLVMGetIntrinsicID(callee) ? LLVMGetValueName2(callee, &length) : "";
+        if (!strncmp(name, "llvm.umin.", 10) || !strncmp(name, "llvm.umax.", 10) ||
+            !strncmp(name, "llvm.smin.", 10) || !strncmp(name, "llvm.smax.", 10))
+            height = 0;
+        break;
+    }
+    default: break;
     }
     int n = LLVMGetNumOperands(v);
-    for (int i = 0; i < n; i++)
-        if (!recomputable(r, LLVMGetOperand(v, (unsigned)i), depth + 1))
-            return false;
-    return true;
+    for (int i = 0; i < n && height >= 0; i++) {
+        int h = recompute_height(r, LLVMGetOperand(v, (unsigned)i));
+        height = h < 0 || h + 1 > MAX_RECOMPUTE ? -1 : h + 1 > height ? h + 1 : height;
+    }
+    r->failed |= !map_put(&r->heights, v, (void *)(uintptr_t)(height + 2));
+    return height;
+}
+
+static bool recomputable(struct regions *r, LLVMValueRef v)
+{
+    if (LLVMIsAAllocaInst(v) && LLVMGetInstructionParent(v) == r->prologue)
+        return false; /* on its own: the region's home is what it needs */
+    return recompute_height(r, v) >= 0;
 }
 
 /* A copy of recomputable v's computation, placed at the builder. */
@@ -244,7 +288,7 @@ static void demote_value(struct regions *r, LLVMValueRef inst)
         if (LLVMGetInstructionParent(user) != home && !cc_values_add(&users, user))
             r->failed = true;
     }
-    if (users.count && recomputable(r, inst, 0)) {
+    if (users.count && recomputable(r, inst)) {
         for (size_t u = 0; u < users.count; u++) {
             LLVMValueRef user = users.items[u];
             bool seen = false;
@@ -965,6 +1009,7 @@ out:
     map_free(&r.group_slots);
     map_free(&r.uniform_slots);
     map_free(&r.new_divergent);
+    map_free(&r.heights);
     free(r.divergent);
     free(r.allocas.items);
     LLVMDisposeBuilder(r.b);

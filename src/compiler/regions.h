@@ -48,6 +48,7 @@ struct regions {
     size_t num_divergent;
     bool all_divergent;
     struct map new_divergent, uniform_slots, group_slots;
+    struct map heights; /* regions.c recompute_height's memo */
     /* Whether some region can both end a work-item and reach a barrier:
      * only then can work-items part ways (some returned, some went on), and
      * only then do the work-group function's loops check each one's status. */
