@@ -20,11 +20,14 @@
  * cl_khr_icd (this library is an ICD), cl_khr_il_program
  * (clCreateProgramWithILKHR, the SPIR-V path of src/compiler/spirv.c),
  * cl_khr_create_command_queue and the priority and throttle hints
- * (queue.c), cl_khr_extended_versioning (versions.c) and
- * cl_khr_suggested_local_work_size (enqueue_kernel.c). */
-#define RUNTIME_EXTENSIONS                                                                    \
-    "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "     \
-    "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints"
+ * (queue.c), cl_khr_extended_versioning (versions.c),
+ * cl_khr_suggested_local_work_size (enqueue_kernel.c) and
+ * cl_khr_spirv_no_integer_wrap_decoration (the translator makes its
+ * decorations LLVM's nsw and nuw flags). */
+#define RUNTIME_EXTENSIONS                                                                         \
+    "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
+    "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
+    "cl_khr_spirv_no_integer_wrap_decoration"
 
 size_t api_device_max_work_group_size(cl_device_id device)
 {
@@ -205,8 +208,8 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     }
     case CL_DEVICE_IL_VERSION:
         /* clCreateProgramWithIL takes SPIR-V 1.0-1.2 through the
-         * SPIRV-LLVM-Translator (src/compiler/spirv.c); specialization
-         * constants are not applied yet. */
+         * SPIRV-LLVM-Translator (src/compiler/spirv.c); it reads 1.3 and
+         * 1.4 too, but not all of 1.4 (OpPtrEqual, OpCopyLogical, ...) */
         return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     case CL_DEVICE_BUILT_IN_KERNELS: return answer_string(out, "");
     /* cl_khr_extended_versioning */

@@ -87,14 +87,15 @@ static cl_kernel build_il_kernel(struct harness *h, const char *file, const char
  * of int, float, long and bool, OpVectorShuffle of a uint3 with a uint2
  * (each way round) and OpCompositeConstruct of vectors from values, on
  * which llvm-spirv-15 stops (src/compiler/spirv.c rewrites them), and a
- * vector null, which it takes. */
+ * vector null and an addition decorated NoSignedWrap and NoUnsignedWrap
+ * (cl_khr_spirv_no_integer_wrap_decoration), which it takes. */
 static void test_translator_fixes(struct harness *h)
 {
     cl_program program;
     cl_kernel k = build_il_kernel(h, "translator_fixes.spv", "translator_fixes", &program);
     if (!k)
         return;
-    enum { RESULTS = 18 };
+    enum { RESULTS = 19 };
     cl_uint out[RESULTS], x = 12345;
     for (int i = 0; i < RESULTS; i++)
         out[i] = 1;
@@ -103,8 +104,8 @@ static void test_translator_fixes(struct harness *h)
     size_t one = 1;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    const cl_uint want[RESULTS] = {0,  0,  x, 7,     0,  x,     x + 2, 10, x,
-                                   20, 10, x, x + 2, 20, x + 1, x + 2, 20, x};
+    const cl_uint want[RESULTS] = {0,  0, x,     7,  0,     x,     x + 2, 10, x,    20,
+                                   10, x, x + 2, 20, x + 1, x + 2, 20,    x,  x + 7};
     for (int i = 0; i < RESULTS; i++)
         if (out[i] != want[i])
             HARNESS_FAIL("translator_fixes result %d: got %u, want %u\n", i, out[i], want[i]);
@@ -239,6 +240,9 @@ int main(void)
     char versions[128] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_IL_VERSION, sizeof versions, versions, NULL));
     CHECK(strstr(versions, "SPIR-V_1.2") != NULL);
+    char extensions[4096] = "";
+    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
+    CHECK(strstr(extensions, "cl_khr_spirv_no_integer_wrap_decoration") != NULL);
 
     size_t size;
     unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/scale.spv", &size);
