@@ -207,10 +207,10 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer_string(out, extensions);
     }
     case CL_DEVICE_IL_VERSION:
-        /* clCreateProgramWithIL takes SPIR-V 1.0-1.2 through the
-         * SPIRV-LLVM-Translator (src/compiler/spirv.c); it reads 1.3 and
-         * 1.4 too, but not all of 1.4 (OpPtrEqual, OpCopyLogical, ...) */
-        return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
+        /* clCreateProgramWithIL takes SPIR-V 1.0-1.4 through the
+         * SPIRV-LLVM-Translator (src/compiler/spirv.c; what it cannot read
+         * of 1.4 is rewritten first: spirv_fixes.c) */
+        return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
     case CL_DEVICE_BUILT_IN_KERNELS: return answer_string(out, "");
     /* cl_khr_extended_versioning */
     case CL_DEVICE_NUMERIC_VERSION_KHR: return answer_uint(out, CL_MAKE_VERSION_KHR(2, 2, 0));

@@ -59,9 +59,9 @@ cl_name_version_khr *api_extension_versions(const char *extensions, size_t *coun
 }
 
 /* CL_DEVICE_ILS_WITH_VERSION_KHR: the SPIR-V versions of
- * CL_DEVICE_IL_VERSION ("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2"). */
+ * CL_DEVICE_IL_VERSION ("SPIR-V_1.0 ... SPIR-V_1.4"). */
 const cl_name_version_khr api_il_versions[API_NUM_IL_VERSIONS] = {
-    {CL_MAKE_VERSION_KHR(1, 0, 0), "SPIR-V"},
-    {CL_MAKE_VERSION_KHR(1, 1, 0), "SPIR-V"},
-    {CL_MAKE_VERSION_KHR(1, 2, 0), "SPIR-V"},
+    {CL_MAKE_VERSION_KHR(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION_KHR(1, 1, 0), "SPIR-V"},
+    {CL_MAKE_VERSION_KHR(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION_KHR(1, 3, 0), "SPIR-V"},
+    {CL_MAKE_VERSION_KHR(1, 4, 0), "SPIR-V"},
 };

@@ -237,6 +237,12 @@ cl_int cc_place_locals(LLVMValueRef fn, LLVMBasicBlockRef entry, LLVMValueRef lo
 bool cc_find_divergent(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef **divergent,
                        size_t *count);
 bool cc_is_divergent(LLVMValueRef *divergent, size_t count, LLVMValueRef value);
+/* spirv_fixes.c: a copy of the SPIR-V module `il` with what llvm-spirv-15
+ * cannot read rewritten into what it can (*out_size bytes, malloc'd);
+ * NULL when there is nothing to rewrite (or no memory: the module then
+ * goes as it is). */
+void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size);
+
 /* Whether every work-item of a group executes each of `calls` alike: none
  * lies where a divergent branch sends only some work-items. */
 bool cc_all_work_items_reach(LLVMValueRef fn, LLVMBasicBlockRef prologue, LLVMValueRef *calls,

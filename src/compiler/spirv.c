@@ -13,6 +13,9 @@
  * types from the module's words; the values set are handed to the
  * translator as --spec-const=id:type:value.
  *
+ * Valid SPIR-V on which the translator stops goes to it rewritten
+ * (spirv_fixes.c).
+ *
  * Vectors of 8 bytes or less at calls into the built-in library keep
  * SPIR's form (`<2 x i32>`) where the library has x86's coerced one
  * (`double`); library.c makes each such call again with the library's
@@ -87,9 +90,6 @@ enum {
     OP_TYPE_BOOL = 20,
     OP_TYPE_INT = 21,
     OP_TYPE_FLOAT = 22,
-    OP_CONSTANT_FALSE = 42,
-    OP_CONSTANT = 43,
-    OP_CONSTANT_NULL = 46,
     OP_SPEC_CONSTANT_TRUE = 48,
     OP_SPEC_CONSTANT_FALSE = 49,
     OP_SPEC_CONSTANT = 50,
@@ -165,194 +165,6 @@ cl_int cc_spirv_spec_constants(const void *il, size_t size, struct cc_spec_const
     *constants = list;
     *count = used;
     return CL_SUCCESS;
-}
-
-/* --- what llvm-spirv-15 cannot read ---
- *
- * Two forms of valid SPIR-V stop llvm-spirv-15 on an assertion; the CTS's
- * cl_khr_expect_assume modules have both, other producers too:
- *  - OpConstantNull of a scalar type (SPIR-V 3.32.7: the null value of
- *    any type; the translator takes only composites, pointers and opaque
- *    types): it becomes OpConstant 0 (integer and floating point, one or
- *    two literal words) or OpConstantFalse;
- *  - OpVectorShuffle of two vectors of different lengths (3.32.12 allows
- *    any two of one component type): the shorter one is first widened to
- *    the longer one's type by a shuffle of its own (a new id), and the
- *    indices into the second vector move with it;
- *  - OpCompositeConstruct of a vector from values that are not constants
- *    (the translator makes a constant vector of them): an OpUndef of the
- *    type and one OpCompositeInsert per component (a vector constituent
- *    taken apart with OpCompositeExtract), new ids but the last.
- * A copy of the module gets the rewrites; NULL when it needs none (or is
- * out of memory: the module then goes as it is). */
-
-enum {
-    OP_UNDEF = 1,
-    OP_TYPE_VECTOR = 23,
-    OP_VECTOR_SHUFFLE = 79,
-    OP_COMPOSITE_CONSTRUCT = 80,
-    OP_COMPOSITE_EXTRACT = 81,
-    OP_COMPOSITE_INSERT = 82,
-};
-
-struct rewrite {
-    uint32_t *words;
-    size_t used, capacity;
-    bool failed;
-};
-
-static void emit(struct rewrite *w, const uint32_t *words, size_t count)
-{
-    if (w->failed)
-        return;
-    if (w->used + count > w->capacity) {
-        size_t capacity = 2 * (w->used + count);
-        uint32_t *more = realloc(w->words, capacity * sizeof *more);
-        if (!more) {
-            w->failed = true;
-            return;
-        }
-        w->words = more, w->capacity = capacity;
-    }
-    memcpy(w->words + w->used, words, count * sizeof *words);
-    w->used += count;
-}
-
-/* The null constant `op` (OpConstantNull of a scalar type of `bits`, 1 for
- * bool) as a plain one. */
-static void emit_null(struct rewrite *w, const uint32_t *op, unsigned bits)
-{
-    uint32_t literals = bits == 1 ? 0 : bits > 32 ? 2 : 1;
-    uint32_t words[5] = {(3 + literals) << 16 | (bits == 1 ? OP_CONSTANT_FALSE : OP_CONSTANT),
-                         op[1], op[2], 0, 0};
-    emit(w, words, 3 + literals);
-}
-
-/* The shuffle `op` of vectors of `n1` and `n2` components (types t1, t2),
- * its shorter operand widened first as id `fresh`. */
-static void emit_shuffle(struct rewrite *w, const uint32_t *op, uint32_t length, uint32_t n1,
-                         uint32_t t1, uint32_t n2, uint32_t t2, uint32_t fresh)
-{
-    bool first = n1 < n2; /* which operand widens */
-    uint32_t small = first ? n1 : n2, big = first ? n2 : n1, source = op[first ? 3 : 4];
-    uint32_t widen[5 + 16] = {(5 + big) << 16 | OP_VECTOR_SHUFFLE, first ? t2 : t1, fresh, source,
-                              source};
-    for (uint32_t i = 0; i < big; i++)
-        widen[5 + i] = i < small ? i : 0;
-    emit(w, widen, 5 + big);
-    uint32_t shuffle[4 + 16 + 1];
-    memcpy(shuffle, op, 5 * sizeof *op);
-    shuffle[first ? 3 : 4] = fresh;
-    for (uint32_t i = 5; i < length; i++) {
-        uint32_t index = op[i];
-        /* an index into the second vector counts from the first's length */
-        shuffle[i] = first && index != 0xffffffffu && index >= n1 ? index - n1 + n2 : index;
-    }
-    emit(w, shuffle, length);
-}
-
-/* The vector construction `op` (type `type`, of `count` components of type
- * `component`) as inserts into an undefined vector; new ids from *bound. */
-static void emit_construct(struct rewrite *w, const uint32_t *op, uint32_t length, uint32_t count,
-                           uint32_t component, const uint32_t *value_type,
-                           const uint32_t *vector_length, uint32_t ids, uint32_t *bound)
-{
-    uint32_t type = op[1], vector = (*bound)++;
-    uint32_t undef[3] = {3u << 16 | OP_UNDEF, type, vector};
-    emit(w, undef, 3);
-    uint32_t at = 0;
-    for (uint32_t c = 3; c < length; c++) {
-        uint32_t t = op[c] < ids ? value_type[op[c]] : 0, parts = t ? vector_length[t] : 0;
-        for (uint32_t j = 0; j < (parts ? parts : 1); j++, at++) {
-            uint32_t value = op[c];
-            if (parts) {
-                value = (*bound)++;
-                uint32_t extract[5] = {5u << 16 | OP_COMPOSITE_EXTRACT, component, value, op[c], j};
-                emit(w, extract, 5);
-            }
-            uint32_t result = at + 1 == count ? op[2] : (*bound)++;
-            uint32_t insert[6] = {6u << 16 | OP_COMPOSITE_INSERT, type, result, value, vector, at};
-            emit(w, insert, 6);
-            vector = result;
-        }
-    }
-}
-
-static void *translator_fixes(const void *il, size_t size, size_t *out_size)
-{
-    const uint32_t *words = il;
-    size_t n = size / 4;
-    uint32_t ids = words[3], bound = ids; /* the arrays' size; the next new id */
-    if (ids == 0 || ids > (1u << 24))
-        return NULL;
-    uint16_t *type_bits = calloc(ids, sizeof *type_bits); /* scalar type: width, 1 for bool */
-    uint32_t *vector_length = calloc(ids, sizeof *vector_length); /* vector type: length */
-    uint32_t *component = calloc(ids, sizeof *component);         /* vector type: component type */
-    uint32_t *value_type = calloc(ids, sizeof *value_type);       /* value: its type */
-    struct rewrite w = {0};
-    size_t changed = 0;
-    emit(&w, words, 5);
-    for (size_t at = 5;
-         at < n && type_bits && vector_length && component && value_type && !w.failed;) {
-        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
-        if (length == 0 || at + length > n) {
-            changed = 0; /* the module goes as it is: the translator reports it */
-            break;
-        }
-        const uint32_t *op = words + at;
-        at += length;
-        if (opcode == OP_TYPE_BOOL && length >= 2 && op[1] < ids)
-            type_bits[op[1]] = 1;
-        else if ((opcode == OP_TYPE_INT || opcode == OP_TYPE_FLOAT) && length >= 3 && op[1] < ids &&
-                 op[2] >= 8 && op[2] <= 64)
-            type_bits[op[1]] = (uint16_t)op[2];
-        else if (opcode == OP_TYPE_VECTOR && length >= 4 && op[1] < ids && op[3] <= 16)
-            vector_length[op[1]] = op[3], component[op[1]] = op[2];
-        else if (length >= 3 && op[2] < ids && op[1] < ids &&
-                 (type_bits[op[1]] || vector_length[op[1]]))
-            value_type[op[2]] = op[1]; /* (a guess for instructions without a result;
-                                        * only the operands of shuffles and
-                                        * constructions are asked for) */
-        if (opcode == OP_CONSTANT_NULL && length == 3 && op[1] < ids && type_bits[op[1]]) {
-            emit_null(&w, op, type_bits[op[1]]);
-            changed++;
-            continue;
-        }
-        if (opcode == OP_VECTOR_SHUFFLE && length >= 5 && length <= 5 + 16 && op[3] < ids &&
-            op[4] < ids && bound < (1u << 24)) {
-            uint32_t t1 = value_type[op[3]], t2 = value_type[op[4]];
-            uint32_t n1 = t1 ? vector_length[t1] : 0, n2 = t2 ? vector_length[t2] : 0;
-            if (n1 && n2 && n1 != n2) {
-                emit_shuffle(&w, op, length, n1, t1, n2, t2, bound++);
-                changed++;
-                continue;
-            }
-        }
-        if (opcode == OP_COMPOSITE_CONSTRUCT && length >= 4 && op[1] < ids &&
-            vector_length[op[1]] && bound < (1u << 24) - 64) {
-            /* the constituents' components must add up to the vector's */
-            uint32_t count = 0;
-            for (uint32_t c = 3; c < length; c++) {
-                uint32_t t = op[c] < ids ? value_type[op[c]] : 0;
-                count += t && vector_length[t] ? vector_length[t] : 1;
-            }
-            if (count == vector_length[op[1]]) {
-                emit_construct(&w, op, length, count, component[op[1]], value_type, vector_length,
-                               ids, &bound);
-                changed++;
-                continue;
-            }
-        }
-        emit(&w, op, length);
-    }
-    free(type_bits), free(vector_length), free(component), free(value_type);
-    if (!changed || w.failed) {
-        free(w.words);
-        return NULL;
-    }
-    w.words[3] = bound;
-    *out_size = w.used * 4;
-    return w.words;
 }
 
 /* "id:type:value" for the translator: integers as unsigned decimals of
@@ -464,7 +276,7 @@ static cl_int translate(const void *il, size_t size, const struct cc_spec_consta
     snprintf(bc, sizeof bc, "%s/out.bc", dir);
     snprintf(messages, sizeof messages, "%s/messages", dir);
     size_t rewritten_size = 0;
-    void *rewritten = translator_fixes(il, size, &rewritten_size);
+    void *rewritten = cc_spirv_translator_fixes(il, size, &rewritten_size);
     int written =
         rewritten ? write_file(spv, rewritten, rewritten_size) : write_file(spv, il, size);
     free(rewritten);

@@ -114,6 +114,35 @@ static void test_translator_fixes(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* spirv14_fixes.spv (SPIR-V 1.4 assembly written by hand): OpPtrEqual,
+ * OpPtrNotEqual, OpPtrDiff, OpCopyLogical, OpCopyMemory and
+ * OpCopyMemorySized with two sets of memory operands, OpDecorateString,
+ * which llvm-spirv-15 cannot read (src/compiler/spirv_fixes.c rewrites
+ * them); the device reports SPIR-V 1.4. */
+static void test_spirv14_fixes(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "spirv14_fixes.spv", "spirv14_fixes", &program);
+    if (!k)
+        return;
+    enum { RESULTS = 6 };
+    cl_uint out[RESULTS] = {9, 9, 9, 9, 9, 9}, other[1] = {0};
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
+    cl_mem dother =
+        harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof other, other);
+    CHECK_OK(harness_args(k, 2, ARG(dout), ARG(dother)));
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    const cl_uint want[RESULTS] = {1, 1, 5, 77, 42, 42};
+    for (int i = 0; i < RESULTS; i++)
+        if (out[i] != want[i])
+            HARNESS_FAIL("spirv14_fixes result %d: got %u, want %u\n", i, out[i], want[i]);
+    clReleaseMemObject(dout), clReleaseMemObject(dother);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
  * less (float2, int2, char8, short4, uchar4), which SPIR-V passes as
  * themselves where the library takes them coerced (src/compiler/library.c
@@ -239,7 +268,7 @@ int main(void)
     cl_int err;
     char versions[128] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_IL_VERSION, sizeof versions, versions, NULL));
-    CHECK(strstr(versions, "SPIR-V_1.2") != NULL);
+    CHECK(strstr(versions, "SPIR-V_1.2") != NULL && strstr(versions, "SPIR-V_1.4") != NULL);
     char extensions[4096] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
     CHECK(strstr(extensions, "cl_khr_spirv_no_integer_wrap_decoration") != NULL);
@@ -346,6 +375,7 @@ int main(void)
     test_spec_constants(&h);
     test_small_vectors(&h);
     test_translator_fixes(&h);
+    test_spirv14_fixes(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();

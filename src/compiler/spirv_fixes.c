@@ -1,0 +1,457 @@
+/* spirv_fixes.c - valid SPIR-V that llvm-spirv-15 cannot read, rewritten
+ * into SPIR-V it can (src/compiler/spirv.c hands it the result).
+ *
+ * The translator stops on an assertion (or misreads the module) at:
+ *  - OpConstantNull of a scalar type (SPIR-V spec 3.32.7: the null value of
+ *    any type; it takes only composites, pointers and opaque types): an
+ *    OpConstant 0 (one or two literal words) or OpConstantFalse;
+ *  - OpVectorShuffle of vectors of different lengths (3.32.12 allows any
+ *    two of one component type): the shorter one is first widened to the
+ *    longer one's type by a shuffle of its own, and the indices into the
+ *    second vector move with it;
+ *  - OpCompositeConstruct of a vector from values that are not constants
+ *    (it makes a constant vector of them): inserts into an OpUndef, a
+ *    vector constituent taken apart with OpCompositeExtract;
+ *  - SPIR-V 1.4's OpCopyLogical of a struct into a struct of the same member
+ *    types: extracts and inserts (or OpCopyObject for one type);
+ *  - 1.4's OpPtrEqual, OpPtrNotEqual (OpConvertPtrToU to an integer type of
+ *    the addressing model's width, then OpIEqual / OpINotEqual) and OpPtrDiff
+ *    (both converted to the result type, subtracted, divided by the element
+ *    size: a constant the module gets before its first function) for
+ *    pointers to scalars and vectors;
+ *  - 1.4's OpDecorateString and OpMemberDecorateString (UserSemantic, an
+ *    annotation): dropped;
+ *  - OpCopyMemory (misread even without memory operands): an OpLoad of the
+ *    source's pointee and an OpStore, each with its memory operands; 1.4's
+ *    second set of OpCopyMemorySized's memory operands (the source's):
+ *    dropped, the first set kept.
+ * The CTS's cl_khr_expect_assume and spirv14_* modules have all of these,
+ * other producers too. Two passes: the first learns types, the values'
+ * types and which PtrDiff constants are needed; the second writes the copy.
+ * New ids continue from the module's bound. Each rewrite needs the types it
+ * reads to be known, else the instruction goes as it is (and the translator
+ * reports it).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/internal.h"
+
+enum {
+    OP_UNDEF = 1,
+    OP_MEMORY_MODEL = 14,
+    OP_TYPE_BOOL = 20,
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_TYPE_VECTOR = 23,
+    OP_TYPE_STRUCT = 30,
+    OP_TYPE_POINTER = 32,
+    OP_CONSTANT_FALSE = 42,
+    OP_CONSTANT = 43,
+    OP_CONSTANT_NULL = 46,
+    OP_FUNCTION = 54,
+    OP_LOAD = 61,
+    OP_STORE = 62,
+    OP_COPY_MEMORY = 63,
+    OP_COPY_MEMORY_SIZED = 64,
+    OP_VECTOR_SHUFFLE = 79,
+    OP_COMPOSITE_CONSTRUCT = 80,
+    OP_COMPOSITE_EXTRACT = 81,
+    OP_COMPOSITE_INSERT = 82,
+    OP_COPY_OBJECT = 83,
+    OP_CONVERT_PTR_TO_U = 117,
+    OP_I_SUB = 130,
+    OP_S_DIV = 135,
+    OP_I_EQUAL = 170,
+    OP_I_NOT_EQUAL = 171,
+    OP_COPY_LOGICAL = 400,
+    OP_PTR_EQUAL = 401,
+    OP_PTR_NOT_EQUAL = 402,
+    OP_PTR_DIFF = 403,
+    OP_DECORATE_STRING = 5632,
+    OP_MEMBER_DECORATE_STRING = 5633,
+    ADDRESSING_PHYSICAL32 = 1,
+    ADDRESSING_PHYSICAL64 = 2,
+    MAX_ELEMENT_SIZES = 16,
+};
+
+/* What the first pass learns, by id (arrays of `ids` entries). */
+struct facts {
+    uint32_t ids;
+    uint16_t *type_bits;     /* scalar type: its width, 1 for bool */
+    bool *is_int;            /* OpTypeInt */
+    uint32_t *vector_length; /* vector type: its length; its component type: */
+    uint32_t *component;
+    uint32_t *pointee;     /* pointer type: what it points to */
+    size_t *struct_at;     /* struct type: word offset of its OpTypeStruct + 1 */
+    uint32_t *value_type;  /* a value: its type (a guess for instructions without
+                            * a result: only rewritten instructions' operands
+                            * are asked for) */
+    uint32_t address_bits; /* the addressing model's pointer width, 0 if logical */
+    uint32_t address_int;  /* an OpTypeInt of that width, 0 if none */
+    /* OpPtrDiff's divisors: (result type, element size) -> a new constant */
+    struct {
+        uint32_t type, size, id;
+    } sizes[MAX_ELEMENT_SIZES];
+    unsigned num_sizes;
+};
+
+struct writer {
+    uint32_t *words;
+    size_t used, capacity;
+    bool failed;
+    uint32_t bound; /* the next new id */
+};
+
+static void emit(struct writer *w, const uint32_t *words, size_t count)
+{
+    if (w->failed)
+        return;
+    if (w->used + count > w->capacity) {
+        size_t capacity = 2 * (w->used + count);
+        uint32_t *more = realloc(w->words, capacity * sizeof *more);
+        if (!more) {
+            w->failed = true;
+            return;
+        }
+        w->words = more, w->capacity = capacity;
+    }
+    memcpy(w->words + w->used, words, count * sizeof *words);
+    w->used += count;
+}
+
+/* An instruction of up to 8 words: opcode, then `count` operands. */
+static void emit_op(struct writer *w, uint32_t opcode, unsigned count, const uint32_t *operands)
+{
+    uint32_t words[8] = {(count + 1) << 16 | opcode};
+    memcpy(words + 1, operands, count * sizeof *operands);
+    emit(w, words, count + 1);
+}
+
+static uint32_t type_of(const struct facts *f, uint32_t value)
+{
+    return value < f->ids ? f->value_type[value] : 0;
+}
+
+/* Bytes of a scalar or vector type (a 3-vector takes 4 components'
+ * room), 0 for any other. */
+static uint32_t size_of(const struct facts *f, uint32_t type)
+{
+    if (type >= f->ids)
+        return 0;
+    if (f->type_bits[type] >= 8)
+        return f->type_bits[type] / 8;
+    if (f->vector_length[type]) {
+        uint32_t n = f->vector_length[type];
+        return (n == 3 ? 4 : n) * size_of(f, f->component[type]);
+    }
+    return 0;
+}
+
+/* The constant OpPtrDiff divides by for pointers a and b and result type
+ * `type`, 0 when the element size is not known. */
+static uint32_t *element_size_slot(struct facts *f, const uint32_t *op)
+{
+    uint32_t pointer = type_of(f, op[3]);
+    uint32_t size = pointer && pointer < f->ids ? size_of(f, f->pointee[pointer]) : 0;
+    if (!size || op[1] >= f->ids || !f->is_int[op[1]])
+        return NULL;
+    for (unsigned i = 0; i < f->num_sizes; i++)
+        if (f->sizes[i].type == op[1] && f->sizes[i].size == size)
+            return &f->sizes[i].id;
+    if (f->num_sizes == MAX_ELEMENT_SIZES)
+        return NULL;
+    f->sizes[f->num_sizes].type = op[1];
+    f->sizes[f->num_sizes].size = size;
+    f->sizes[f->num_sizes].id = 0;
+    return &f->sizes[f->num_sizes++].id;
+}
+
+/* The first pass. */
+static void learn(struct facts *f, const uint32_t *words, size_t n, uint32_t *bound)
+{
+    for (size_t at = 5; at < n;) {
+        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
+        if (length == 0 || at + length > n)
+            return;
+        const uint32_t *op = words + at;
+        if (opcode == OP_MEMORY_MODEL && length >= 3)
+            f->address_bits = op[1] == ADDRESSING_PHYSICAL64   ? 64
+                              : op[1] == ADDRESSING_PHYSICAL32 ? 32
+                                                               : 0;
+        else if (opcode == OP_TYPE_BOOL && length >= 2 && op[1] < f->ids)
+            f->type_bits[op[1]] = 1;
+        else if ((opcode == OP_TYPE_INT || opcode == OP_TYPE_FLOAT) && length >= 3 &&
+                 op[1] < f->ids && op[2] >= 8 && op[2] <= 64) {
+            f->type_bits[op[1]] = (uint16_t)op[2];
+            f->is_int[op[1]] = opcode == OP_TYPE_INT;
+            if (opcode == OP_TYPE_INT && op[2] == f->address_bits && !f->address_int)
+                f->address_int = op[1];
+        } else if (opcode == OP_TYPE_VECTOR && length >= 4 && op[1] < f->ids && op[3] <= 16)
+            f->vector_length[op[1]] = op[3], f->component[op[1]] = op[2];
+        else if (opcode == OP_TYPE_STRUCT && length >= 2 && op[1] < f->ids)
+            f->struct_at[op[1]] = at + 1;
+        else if (opcode == OP_TYPE_POINTER && length >= 4 && op[1] < f->ids)
+            f->pointee[op[1]] = op[3];
+        else if (length >= 3 && op[2] < f->ids && op[1] < f->ids &&
+                 (f->type_bits[op[1]] || f->vector_length[op[1]] || f->struct_at[op[1]] ||
+                  f->pointee[op[1]]))
+            f->value_type[op[2]] = op[1];
+        if (opcode == OP_PTR_DIFF && length == 5) {
+            uint32_t *id = element_size_slot(f, op);
+            if (id && !*id)
+                *id = (*bound)++;
+        }
+        at += length;
+    }
+}
+
+/* OpConstantNull of a scalar type as a plain zero constant. */
+static bool fix_null(struct writer *w, const struct facts *f, const uint32_t *op, uint32_t length)
+{
+    unsigned bits = op[1] < f->ids ? f->type_bits[op[1]] : 0;
+    if (length != 3 || !bits)
+        return false;
+    uint32_t operands[4] = {op[1], op[2], 0, 0};
+    emit_op(w, bits == 1 ? OP_CONSTANT_FALSE : OP_CONSTANT,
+            bits == 1   ? 2
+            : bits > 32 ? 4
+                        : 3,
+            operands);
+    return true;
+}
+
+/* OpVectorShuffle of vectors of different lengths: the shorter one widened
+ * to the other's type first (its extra components any of its own). */
+static bool fix_shuffle(struct writer *w, const struct facts *f, const uint32_t *op,
+                        uint32_t length)
+{
+    if (length < 5 || length > 5 + 16)
+        return false;
+    uint32_t t1 = type_of(f, op[3]), t2 = type_of(f, op[4]);
+    uint32_t n1 = t1 ? f->vector_length[t1] : 0, n2 = t2 ? f->vector_length[t2] : 0;
+    if (!n1 || !n2 || n1 == n2)
+        return false;
+    bool first = n1 < n2; /* which operand widens */
+    uint32_t small = first ? n1 : n2, big = first ? n2 : n1, source = op[first ? 3 : 4];
+    uint32_t fresh = w->bound++;
+    uint32_t widen[5 + 16] = {(5 + big) << 16 | OP_VECTOR_SHUFFLE, first ? t2 : t1, fresh, source,
+                              source};
+    for (uint32_t i = 0; i < big; i++)
+        widen[5 + i] = i < small ? i : 0;
+    emit(w, widen, 5 + big);
+    uint32_t shuffle[5 + 16];
+    memcpy(shuffle, op, length * sizeof *op);
+    shuffle[first ? 3 : 4] = fresh;
+    for (uint32_t i = 5; i < length; i++)
+        /* an index into the second vector counts from the first's length */
+        if (first && op[i] != 0xffffffffu && op[i] >= n1)
+            shuffle[i] = op[i] - n1 + n2;
+    emit(w, shuffle, length);
+    return true;
+}
+
+/* OpCompositeConstruct of a vector: inserts into an OpUndef. */
+static bool fix_construct(struct writer *w, const struct facts *f, const uint32_t *op,
+                          uint32_t length)
+{
+    uint32_t type = op[1], count = 0;
+    if (length < 4 || type >= f->ids || !f->vector_length[type])
+        return false;
+    for (uint32_t c = 3; c < length; c++) {
+        uint32_t t = type_of(f, op[c]);
+        count += t && f->vector_length[t] ? f->vector_length[t] : 1;
+    }
+    if (count != f->vector_length[type])
+        return false;
+    uint32_t vector = w->bound++, at = 0;
+    emit_op(w, OP_UNDEF, 2, (uint32_t[]){type, vector});
+    for (uint32_t c = 3; c < length; c++) {
+        uint32_t t = type_of(f, op[c]), parts = t ? f->vector_length[t] : 0;
+        for (uint32_t j = 0; j < (parts ? parts : 1); j++, at++) {
+            uint32_t value = op[c];
+            if (parts) {
+                value = w->bound++;
+                emit_op(w, OP_COMPOSITE_EXTRACT, 4,
+                        (uint32_t[]){f->component[type], value, op[c], j});
+            }
+            uint32_t result = at + 1 == count ? op[2] : w->bound++;
+            emit_op(w, OP_COMPOSITE_INSERT, 5, (uint32_t[]){type, result, value, vector, at});
+            vector = result;
+        }
+    }
+    return true;
+}
+
+/* OpCopyLogical between structs of the same member types. */
+static bool fix_copy_logical(struct writer *w, const uint32_t *words, const struct facts *f,
+                             const uint32_t *op, uint32_t length)
+{
+    uint32_t to = op[1], from = type_of(f, op[3]);
+    if (length != 4 || !from || to >= f->ids)
+        return false;
+    if (from == to) {
+        emit_op(w, OP_COPY_OBJECT, 3, op + 1);
+        return true;
+    }
+    if (!f->struct_at[to] || !f->struct_at[from])
+        return false;
+    const uint32_t *a = words + f->struct_at[from] - 1, *b = words + f->struct_at[to] - 1;
+    uint32_t members = (a[0] >> 16) - 2;
+    if ((b[0] >> 16) - 2 != members || !members || memcmp(a + 2, b + 2, members * 4))
+        return false;
+    uint32_t value = w->bound++;
+    emit_op(w, OP_UNDEF, 2, (uint32_t[]){to, value});
+    for (uint32_t i = 0; i < members; i++) {
+        uint32_t member = w->bound++, result = i + 1 == members ? op[2] : w->bound++;
+        emit_op(w, OP_COMPOSITE_EXTRACT, 4, (uint32_t[]){a[2 + i], member, op[3], i});
+        emit_op(w, OP_COMPOSITE_INSERT, 5, (uint32_t[]){to, result, member, value, i});
+        value = result;
+    }
+    return true;
+}
+
+/* OpPtrEqual, OpPtrNotEqual, OpPtrDiff on the pointers' addresses. */
+static bool fix_pointers(struct writer *w, struct facts *f, uint32_t opcode, const uint32_t *op,
+                         uint32_t length)
+{
+    if (length != 5)
+        return false;
+    uint32_t type = opcode == OP_PTR_DIFF ? op[1] : f->address_int;
+    uint32_t *divisor = opcode == OP_PTR_DIFF ? element_size_slot(f, op) : NULL;
+    if (!type || (opcode == OP_PTR_DIFF && (!divisor || !*divisor)))
+        return false;
+    uint32_t a = w->bound++, b = w->bound++;
+    emit_op(w, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){type, a, op[3]});
+    emit_op(w, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){type, b, op[4]});
+    if (opcode == OP_PTR_DIFF) {
+        uint32_t bytes = w->bound++;
+        emit_op(w, OP_I_SUB, 4, (uint32_t[]){type, bytes, a, b});
+        emit_op(w, OP_S_DIV, 4, (uint32_t[]){type, op[2], bytes, *divisor});
+    } else {
+        emit_op(w, opcode == OP_PTR_EQUAL ? OP_I_EQUAL : OP_I_NOT_EQUAL, 4,
+                (uint32_t[]){op[1], op[2], a, b});
+    }
+    return true;
+}
+
+/* The words of one set of memory operands at op[at]: the mask and, for
+ * Aligned, MakePointerAvailable and MakePointerVisible, one word each. */
+static uint32_t memory_operands(const uint32_t *op, uint32_t at)
+{
+    uint32_t mask = op[at];
+    return 1 + !!(mask & 0x2) + !!(mask & 0x8) + !!(mask & 0x10);
+}
+
+/* OpCopyMemory (which llvm-spirv-15 misreads even without memory
+ * operands) as an OpLoad of the source's pointee and an OpStore; of
+ * OpCopyMemorySized with the source's memory operands after the target's
+ * (1.4), the first set only. With one set, it is both pointers'. */
+static bool fix_copy_memory(struct writer *w, const struct facts *f, uint32_t opcode,
+                            const uint32_t *op, uint32_t length)
+{
+    uint32_t first = opcode == OP_COPY_MEMORY ? 3 : 4;
+    uint32_t target_set = length > first ? memory_operands(op, first) : 0;
+    uint32_t second = first + target_set;
+    uint32_t source_set = length > second ? memory_operands(op, second) : target_set;
+    if (second + (length > second ? source_set : 0) != length || target_set > 4)
+        return false;
+    if (opcode == OP_COPY_MEMORY_SIZED) {
+        if (length == second)
+            return false; /* nothing to drop */
+        uint32_t copy[8];
+        memcpy(copy, op, second * sizeof *op);
+        copy[0] = second << 16 | opcode;
+        emit(w, copy, second);
+        return true;
+    }
+    uint32_t pointer = type_of(f, op[2]);
+    uint32_t pointee = pointer && pointer < f->ids ? f->pointee[pointer] : 0;
+    if (!pointee)
+        return false;
+    uint32_t value = w->bound++;
+    uint32_t load[8] = {(4 + source_set) << 16 | OP_LOAD, pointee, value, op[2]};
+    memcpy(load + 4, op + (length > second ? second : first), source_set * sizeof *op);
+    emit(w, load, 4 + source_set);
+    uint32_t store[8] = {(3 + target_set) << 16 | OP_STORE, op[1], value};
+    memcpy(store + 3, op + first, target_set * sizeof *op);
+    emit(w, store, 3 + target_set);
+    return true;
+}
+
+/* The constants OpPtrDiff divides by, before the first function. */
+static void emit_sizes(struct writer *w, const struct facts *f)
+{
+    for (unsigned i = 0; i < f->num_sizes; i++)
+        if (f->sizes[i].id) {
+            uint32_t operands[4] = {f->sizes[i].type, f->sizes[i].id, f->sizes[i].size, 0};
+            emit_op(w, OP_CONSTANT, f->type_bits[f->sizes[i].type] > 32 ? 4 : 3, operands);
+        }
+}
+
+void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
+{
+    const uint32_t *words = il;
+    size_t n = size / 4;
+    if (n < 5 || words[3] == 0 || words[3] > (1u << 24))
+        return NULL;
+    struct facts f = {.ids = words[3]};
+    f.type_bits = calloc(f.ids, sizeof *f.type_bits);
+    f.is_int = calloc(f.ids, sizeof *f.is_int);
+    f.vector_length = calloc(f.ids, sizeof *f.vector_length);
+    f.component = calloc(f.ids, sizeof *f.component);
+    f.pointee = calloc(f.ids, sizeof *f.pointee);
+    f.struct_at = calloc(f.ids, sizeof *f.struct_at);
+    f.value_type = calloc(f.ids, sizeof *f.value_type);
+    struct writer w = {.bound = f.ids};
+    size_t changed = 0;
+    bool usable = f.type_bits && f.is_int && f.vector_length && f.component && f.pointee &&
+                  f.struct_at && f.value_type;
+    if (usable)
+        learn(&f, words, n, &w.bound);
+    bool sizes_emitted = false;
+    emit(&w, words, 5);
+    for (size_t at = 5; at < n && usable && !w.failed;) {
+        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
+        if (length == 0 || at + length > n || w.bound >= (1u << 24) - 64) {
+            changed = 0; /* the module goes as it is: the translator reports it */
+            break;
+        }
+        const uint32_t *op = words + at;
+        at += length;
+        if (opcode == OP_FUNCTION && !sizes_emitted) {
+            emit_sizes(&w, &f);
+            sizes_emitted = true;
+        }
+        bool fixed = false;
+        switch (opcode) {
+        case OP_CONSTANT_NULL: fixed = fix_null(&w, &f, op, length); break;
+        case OP_VECTOR_SHUFFLE: fixed = fix_shuffle(&w, &f, op, length); break;
+        case OP_COMPOSITE_CONSTRUCT: fixed = fix_construct(&w, &f, op, length); break;
+        case OP_COPY_LOGICAL: fixed = fix_copy_logical(&w, words, &f, op, length); break;
+        case OP_PTR_EQUAL:
+        case OP_PTR_NOT_EQUAL:
+        case OP_PTR_DIFF: fixed = fix_pointers(&w, &f, opcode, op, length); break;
+        case OP_COPY_MEMORY:
+        case OP_COPY_MEMORY_SIZED: fixed = fix_copy_memory(&w, &f, opcode, op, length); break;
+        case OP_DECORATE_STRING:
+        case OP_MEMBER_DECORATE_STRING: fixed = true; break;
+        default: break;
+        }
+        if (fixed)
+            changed++;
+        else
+            emit(&w, op, length);
+    }
+    free(f.type_bits), free(f.is_int), free(f.vector_length), free(f.component);
+    free(f.pointee), free(f.struct_at), free(f.value_type);
+    if (!changed || w.failed) {
+        free(w.words);
+        return NULL;
+    }
+    w.words[3] = w.bound;
+    *out_size = w.used * 4;
+    return w.words;
+}
