@@ -21,13 +21,14 @@
  * (clCreateProgramWithILKHR, the SPIR-V path of src/compiler/spirv.c),
  * cl_khr_create_command_queue and the priority and throttle hints
  * (queue.c), cl_khr_extended_versioning (versions.c),
- * cl_khr_suggested_local_work_size (enqueue_kernel.c) and
+ * cl_khr_suggested_local_work_size (enqueue_kernel.c),
  * cl_khr_spirv_no_integer_wrap_decoration (the translator makes its
- * decorations LLVM's nsw and nuw flags). */
+ * decorations LLVM's nsw and nuw flags) and cl_khr_spirv_linkonce_odr (its
+ * linkage LLVM's linkonce_odr, which clLinkProgram's linker merges). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
-    "cl_khr_spirv_no_integer_wrap_decoration"
+    "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr"
 
 size_t api_device_max_work_group_size(cl_device_id device)
 {

@@ -143,6 +143,54 @@ static void test_spirv14_fixes(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* The program of tests/data/<file>, compiled (clCompileProgram). */
+static cl_program compile_il(struct harness *h, const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", CPUCL_TEST_DATA, file);
+    size_t size;
+    unsigned char *il = harness_load_file(path, &size);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    free(il);
+    if (!err)
+        CHECK_OK(clCompileProgram(program, 1, &h->device, "", 0, NULL, NULL, NULL, NULL));
+    return err ? NULL : program;
+}
+
+/* cl_khr_spirv_linkonce_odr: linkonce_main.spv and linkonce_obj.spv both
+ * define `twice` with LinkOnceODR linkage; compiled apart and linked, the
+ * two merge and the kernel calls it and the other module's `thrice`. */
+static void test_linkonce_odr(struct harness *h)
+{
+    cl_program objects[2] = {compile_il(h, "linkonce_main.spv"), compile_il(h, "linkonce_obj.spv")};
+    if (!objects[0] || !objects[1])
+        return;
+    cl_int err;
+    cl_program program = clLinkProgram(h->context, 1, &h->device, "", 2, objects, NULL, NULL, &err);
+    CHECK_OK(err);
+    cl_kernel k = program ? clCreateKernel(program, "linkonce", &err) : NULL;
+    CHECK_OK(err);
+    if (k) {
+        enum { N = 64 };
+        cl_uint out[N];
+        cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+        CHECK_OK(harness_args(k, 1, ARG(dout)));
+        size_t global = N;
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        for (cl_uint i = 0; i < N; i++)
+            if (out[i] != 5 * i)
+                HARNESS_FAIL("linkonce item %u: got %u, want %u\n", i, out[i], 5 * i);
+        clReleaseMemObject(dout);
+        clReleaseKernel(k);
+    }
+    if (program)
+        clReleaseProgram(program);
+    clReleaseProgram(objects[0]), clReleaseProgram(objects[1]);
+}
+
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
  * less (float2, int2, char8, short4, uchar4), which SPIR-V passes as
  * themselves where the library takes them coerced (src/compiler/library.c
@@ -272,6 +320,7 @@ int main(void)
     char extensions[4096] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
     CHECK(strstr(extensions, "cl_khr_spirv_no_integer_wrap_decoration") != NULL);
+    CHECK(strstr(extensions, "cl_khr_spirv_linkonce_odr") != NULL);
 
     size_t size;
     unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/scale.spv", &size);
@@ -376,6 +425,7 @@ int main(void)
     test_small_vectors(&h);
     test_translator_fixes(&h);
     test_spirv14_fixes(&h);
+    test_linkonce_odr(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
