@@ -234,6 +234,46 @@ static void test_block_queries(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* Independent forward progress (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_
+ * PROGRESS) between sub-groups of one work-item: work-item 0 spins until
+ * work-item 3 sets a flag, in a group smaller than the host's width (the
+ * fibers once yielded after atomics only when a group was larger). */
+static const char *progress_source =
+    "kernel void progress(global atomic_int *flag, global int *out)\n"
+    "{\n"
+    "    int l = get_local_id(0);\n"
+    "    if (l & 1) out[l] = sub_group_elect();\n"
+    "    if (l == 0) {\n"
+    "        while (atomic_load(flag) == 0)\n"
+    "            ;\n"
+    "        out[0] = 7;\n"
+    "    }\n"
+    "    if (l == 3) atomic_store(flag, 1);\n"
+    "}\n";
+
+static void test_progress(struct harness *h)
+{
+    cl_program program = harness_build(h, progress_source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    cl_kernel k = harness_kernel(program, "progress");
+    REQUIRE(k);
+    cl_int zero[8] = {0};
+    cl_mem flag = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(cl_int), zero);
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero);
+    CHECK_OK(harness_args(k, 2, ARG(flag), ARG(dout)));
+    size_t n = 8, width = 0;
+    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                     sizeof n, &n, sizeof width, &width, NULL));
+    CHECK(width == 1);
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &n, &n, 0, NULL, NULL));
+    cl_int out[8];
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK(out[0] == 7 && out[1] == 1 && out[3] == 1);
+    clReleaseMemObject(flag), clReleaseMemObject(dout);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -273,6 +313,7 @@ int main(void)
     free(source), free(il);
     clReleaseProgram(programs[0]), clReleaseProgram(programs[1]);
     test_block_queries(&h);
+    test_progress(&h);
     harness_close(&h);
     return harness_finish();
 }

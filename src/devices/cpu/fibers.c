@@ -264,11 +264,13 @@ void cpu_fibers_sub_group_barrier(struct cc_wg_state *state)
 }
 
 /* After an atomic operation: only worth a switch when there is another
- * sub-group to run. */
+ * sub-group to run. A kernel's sub-groups may be of one work-item (its
+ * non-uniform sub-group calls: src/compiler/workgroup.c), so any other
+ * work-item may be one. */
 void cpu_fibers_yield(struct cc_wg_state *state)
 {
     size_t items = state->local_size[0] * state->local_size[1] * state->local_size[2];
-    if (items > cc_sub_group_size())
+    if (items > 1)
         stop(state, RUNNABLE);
 }
 
