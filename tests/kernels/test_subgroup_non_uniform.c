@@ -15,13 +15,9 @@
  * tests/data/non_uniform.spv (SPIR-V 1.4, made by llvm-spirv-15: the
  * translator's names for the OpGroupNonUniform* instructions reach the
  * same library functions). */
-#include <limits.h>
-#include <string.h>
-
-#include "../harness.h"
+#include "sub_group_check.h"
 
 #define UNIFORM_RESULTS 26
-#define UNDEFINED INT_MIN /* the spec leaves the result undefined: not compared */
 
 static int min_int(int a, int b)
 {
@@ -34,13 +30,13 @@ static void expect_uniform(const int *v, size_t size, size_t max, size_t j, int 
 {
     int k = 0, x = v[j];
     want[k++] = v[(j * 3 + 1) % size];
-    want[k++] = (j ^ 1) < size ? v[j ^ 1] : UNDEFINED;
-    want[k++] = j >= 2 ? v[j - 2] : UNDEFINED;
-    want[k++] = j + 1 < size ? v[j + 1] : UNDEFINED;
+    want[k++] = (j ^ 1) < size ? v[j ^ 1] : SUB_GROUP_UNDEFINED;
+    want[k++] = j >= 2 ? v[j - 2] : SUB_GROUP_UNDEFINED;
+    want[k++] = j + 1 < size ? v[j + 1] : SUB_GROUP_UNDEFINED;
     size_t rotated = (j + 3) % max;
-    want[k++] = rotated < size ? v[rotated] : UNDEFINED;
+    want[k++] = rotated < size ? v[rotated] : SUB_GROUP_UNDEFINED;
     size_t first4 = j & ~(size_t)3, clustered = first4 + ((j + 3) & 3);
-    want[k++] = clustered < size ? v[clustered] : UNDEFINED;
+    want[k++] = clustered < size ? v[clustered] : SUB_GROUP_UNDEFINED;
     int sum = 0, product = 1, xor_before = 0, any_big = 0;
     unsigned odd = 0, big = 0;
     float fmax = -1e30f;
@@ -72,7 +68,7 @@ static void expect_uniform(const int *v, size_t size, size_t max, size_t j, int 
     want[k++] = (int)odd;
     want[k++] = __builtin_popcount(odd);
     want[k++] = __builtin_popcount(odd & ((2u << j) - 1));
-    want[k++] = big ? 31 - __builtin_clz(big) : UNDEFINED;
+    want[k++] = big ? 31 - __builtin_clz(big) : SUB_GROUP_UNDEFINED;
     want[k++] = j == 0;
     want[k++] = all_equal;
     want[k++] = v[0];
@@ -86,7 +82,7 @@ static void expect_uniform(const int *v, size_t size, size_t max, size_t j, int 
 }
 
 /* Kernel `divergent`: the active work-items are the odd ones. */
-static void expect_divergent(const int *v, size_t size, size_t j, int *want)
+static void expect_divergent(const int *v, size_t size, size_t width, size_t j, int *want)
 {
     for (int i = 0; i < 6; i++)
         want[i] = -1;
@@ -108,7 +104,7 @@ static void expect_divergent(const int *v, size_t size, size_t j, int *want)
     want[3] = first == (int)j, want[4] = v[first], want[5] = all;
 }
 
-static void expect_early_return(const int *v, size_t size, size_t j, int *want)
+static void expect_early_return(const int *v, size_t size, size_t width, size_t j, int *want)
 {
     *want = -1;
     if (v[j] > 30)
@@ -121,7 +117,7 @@ static void expect_early_return(const int *v, size_t size, size_t j, int *want)
 
 /* Kernel `loop`: iteration i's active work-items are those with
  * x % 4 > i (C's %, as OpenCL C's: negative for negative x). */
-static void expect_loop(const int *v, size_t size, size_t j, int *want)
+static void expect_loop(const int *v, size_t size, size_t width, size_t j, int *want)
 {
     int acc = 0;
     for (int i = 0; i < v[j] % 4; i++) {
@@ -138,57 +134,20 @@ enum kernel_kind { UNIFORM, DIVERGENT, EARLY_RETURN, LOOP };
 static const struct {
     const char *name;
     int results;
-} kernels[] = {{"uniform", UNIFORM_RESULTS}, {"divergent", 6}, {"early_return", 1}, {"loop", 1}};
+    sub_group_expect expect;
+} kernels[] = {{"uniform", UNIFORM_RESULTS, expect_uniform},
+               {"divergent", 6, expect_divergent},
+               {"early_return", 1, expect_early_return},
+               {"loop", 1, expect_loop}};
 
 static size_t run(struct harness *h, cl_program program, enum kernel_kind kind, size_t global,
                   size_t local)
 {
     cl_kernel k = harness_kernel(program, kernels[kind].name);
     REQUIRE(k);
-    int results = kernels[kind].results;
-    size_t width = 0;
-    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                     sizeof local, &local, sizeof width, &width, NULL));
-    REQUIRE(width > 0);
-    int *in = malloc(global * sizeof *in), *out = malloc(global * results * sizeof *out);
-    REQUIRE(in && out);
-    for (size_t i = 0; i < global; i++)
-        in[i] = (int)((i * 29 + 5) % 45) - 3;
-    cl_mem din =
-        harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof *in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, global * results * sizeof *out, NULL);
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, global * results * sizeof *out, out, 0,
-                                 NULL, NULL));
-    size_t bad = 0;
-    for (size_t g0 = 0; g0 < global; g0 += local) {
-        size_t items = global - g0 < local ? global - g0 : local;
-        for (size_t l = 0; l < items; l++) {
-            size_t first = l / width * width;
-            size_t size = items - first < width ? items - first : width;
-            const int *v = in + g0 + first;
-            int want[UNIFORM_RESULTS];
-            if (kind == UNIFORM)
-                expect_uniform(v, size, width, l - first, want);
-            else if (kind == DIVERGENT)
-                expect_divergent(v, size, l - first, want);
-            else if (kind == EARLY_RETURN)
-                expect_early_return(v, size, l - first, want);
-            else
-                expect_loop(v, size, l - first, want);
-            for (int r = 0; r < results; r++)
-                if (want[r] != UNDEFINED && out[(g0 + l) * results + r] != want[r] && bad++ < 5)
-                    HARNESS_FAIL("%s %zu/%zu (sub-groups of %zu): item %zu result %d: got %d, "
-                                 "want %d\n",
-                                 kernels[kind].name, global, local, width, g0 + l, r,
-                                 out[(g0 + l) * results + r], want[r]);
-        }
-    }
-    CHECK(bad == 0);
+    size_t width = sub_group_check(h, k, kernels[kind].name, global, local, kernels[kind].results,
+                                   kernels[kind].expect);
     clReleaseKernel(k);
-    clReleaseMemObject(din), clReleaseMemObject(dout);
-    free(in), free(out);
     return width;
 }
 

@@ -4,10 +4,7 @@
  * 32 bytes goes as its two halves: long16, double8, int16), compared with
  * the host's for several local sizes and a non-uniform range. The device
  * reports the extension and kernels see its macro. */
-#include <limits.h>
-#include <string.h>
-
-#include "../harness.h"
+#include "sub_group_check.h"
 
 /* per work-item: 10 scalars, then the vectors' components */
 #define RESULTS 87
@@ -65,7 +62,7 @@ static const char *source =
 
 /* What work-item j of a sub-group of `size` whose inputs are v[0..size)
  * writes: the kernel's results, by the same arithmetic in the same types. */
-static void expect(const int *v, size_t size, size_t j, int *want)
+static void expect(const int *v, size_t size, size_t width, size_t j, int *want)
 {
     size_t last = size - 1;
     signed char c_sum = 0, c_excl_min = CHAR_MAX;
@@ -124,40 +121,8 @@ static void run(struct harness *h, cl_program program, size_t global, size_t loc
 {
     cl_kernel k = harness_kernel(program, "ext");
     REQUIRE(k);
-    size_t big = 4096, width = 0;
-    CHECK_OK(clGetKernelSubGroupInfo(k, h->device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                     sizeof big, &big, sizeof width, &width, NULL));
-    REQUIRE(width > 0);
-    int *in = malloc(global * sizeof *in), *out = malloc(global * RESULTS * sizeof *out);
-    REQUIRE(in && out);
-    for (size_t i = 0; i < global; i++)
-        in[i] = (int)((i * 29 + 5) % 45) - 3;
-    cl_mem din =
-        harness_buffer(h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, global * sizeof *in, in);
-    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, global * RESULTS * sizeof *out, NULL);
-    CHECK_OK(harness_args(k, 2, ARG(din), ARG(dout)));
-    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, global * RESULTS * sizeof *out, out, 0,
-                                 NULL, NULL));
-    size_t bad = 0;
-    for (size_t g0 = 0; g0 < global; g0 += local) {
-        size_t items = global - g0 < local ? global - g0 : local;
-        for (size_t l = 0; l < items; l++) {
-            size_t first = l / width * width;
-            size_t size = items - first < width ? items - first : width;
-            int want[RESULTS];
-            memset(want, 0, sizeof want);
-            expect(in + g0 + first, size, l - first, want);
-            for (int r = 0; r < RESULTS; r++)
-                if (out[(g0 + l) * RESULTS + r] != want[r] && bad++ < 5)
-                    HARNESS_FAIL("ext %zu/%zu: item %zu result %d: got %d, want %d\n", global,
-                                 local, g0 + l, r, out[(g0 + l) * RESULTS + r], want[r]);
-        }
-    }
-    CHECK(bad == 0);
+    sub_group_check(h, k, "ext", global, local, RESULTS, expect);
     clReleaseKernel(k);
-    clReleaseMemObject(din), clReleaseMemObject(dout);
-    free(in), free(out);
 }
 
 int main(void)
