@@ -235,3 +235,31 @@ DOT_PACKED(uint, uchar, uchar, uu_uint)
 DOT_PACKED(int, char, char, ss_int)
 DOT_PACKED(int, uchar, char, us_int)
 DOT_PACKED(int, char, uchar, su_int)
+
+/* The same dot products as the SPIRV-LLVM-Translator names SPIR-V's
+ * OpUDot, OpSDot, OpSUDot and their AccSat forms (SPV_KHR_integer_dot_
+ * product, which a device with cl_khr_integer_dot_product accepts): packed
+ * (a format operand follows, PackedVectorFormat4x8Bit, the only one) or as
+ * 4-component vectors of 8 bits, whose signedness SPIR-V leaves to the
+ * instruction (char4 here). 32-bit results only (DotProductInputAll and
+ * wider results are not offered). */
+#define SPIRV_DOT(OP, R, A, B)                                                                \
+    OVL R __spirv_##OP##DotKHR_R##R(int a, int b, int format)                                 \
+    {                                                                                         \
+        return dot(as_##A##4(a), as_##B##4(b));                                               \
+    }                                                                                         \
+    OVL R __spirv_##OP##DotAccSatKHR_R##R(int a, int b, int acc, int format)                  \
+    {                                                                                         \
+        return dot_acc_sat(as_##A##4(a), as_##B##4(b), (R)acc);                               \
+    }                                                                                         \
+    OVL R __spirv_##OP##DotKHR_R##R(char4 a, char4 b)                                         \
+    {                                                                                         \
+        return dot(as_##A##4(a), as_##B##4(b));                                               \
+    }                                                                                         \
+    OVL R __spirv_##OP##DotAccSatKHR_R##R(char4 a, char4 b, int acc)                          \
+    {                                                                                         \
+        return dot_acc_sat(as_##A##4(a), as_##B##4(b), (R)acc);                               \
+    }
+SPIRV_DOT(U, uint, uchar, uchar)
+SPIRV_DOT(S, int, char, char)
+SPIRV_DOT(SU, int, char, uchar)

@@ -1,6 +1,8 @@
 /* test_spirv.c - programs from SPIR-V (clCreateProgramWithIL, API spec
  * 5.8.1): built and run against the host, the IL returned as given, and
  * malformed IL refused or failing with a build log, never a crash. */
+#include <limits.h>
+
 #include "../harness.h"
 
 /* Runs spec_constants.spv's kernel over 64 work-items; every result must
@@ -189,6 +191,74 @@ static void test_linkonce_odr(struct harness *h)
     if (program)
         clReleaseProgram(program);
     clReleaseProgram(objects[0]), clReleaseProgram(objects[1]);
+}
+
+/* dot of the four bytes of a and b, each signed or not */
+static long long dot4(cl_uint a, cl_uint b, int a_signed, int b_signed)
+{
+    long long sum = 0;
+    for (int i = 0; i < 4; i++) {
+        long long x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+        sum += (a_signed && x > 127 ? x - 256 : x) * (b_signed && y > 127 ? y - 256 : y);
+    }
+    return sum;
+}
+
+static long long clamp_ll(long long v, long long lo, long long hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* bit_dot.spv (SPIR-V assembly written by hand): SPV_KHR_bit_instructions
+ * (the translator calls bitfield_insert and the others, integer.cl) and
+ * SPV_KHR_integer_dot_product (its __spirv_*DotKHR names, integer.cl),
+ * packed and on uchar4s, with saturating accumulators. */
+static void test_bit_dot(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "bit_dot.spv", "bit_dot", &program);
+    if (!k)
+        return;
+    enum { RESULTS = 14 };
+    static const cl_uint inputs[][2] = {
+        {0x12345678u, 0x9abcdef0u}, {0xffffffffu, 0x7f7f7f7fu}, {0x80808080u, 0x80808080u}, {0, 5}};
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE, RESULTS * sizeof(cl_uint), NULL);
+    for (size_t t = 0; t < sizeof inputs / sizeof inputs[0]; t++) {
+        cl_uint x = inputs[t][0], y = inputs[t][1], out[RESULTS];
+        cl_uchar4 v, w;
+        memcpy(&v, &y, 4);
+        memcpy(&w, &x, 4);
+        CHECK_OK(harness_args(k, 5, ARG(dout), ARG(x), ARG(y), ARG(v), ARG(w)));
+        size_t one = 1;
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        cl_uint field = (x >> 4) & 0x7f, reversed = 0;
+        for (int i = 0; i < 32; i++)
+            reversed |= ((x >> i) & 1u) << (31 - i);
+        const cl_uint want[RESULTS] = {
+            (x & ~0x78u) | ((y << 3) & 0x78u),
+            field,
+            field & 0x40 ? field | ~0x7fu : field,
+            reversed,
+            (cl_uint)dot4(x, y, 0, 0),
+            (cl_uint)dot4(x, y, 1, 1),
+            (cl_uint)dot4(x, y, 1, 0),
+            (cl_uint)clamp_ll(dot4(x, y, 0, 0) + 0xffffff00ll, 0, 0xffffffffll),
+            (cl_uint)clamp_ll(dot4(x, y, 1, 1) + 0x7fffff00ll, INT_MIN, INT_MAX),
+            (cl_uint)clamp_ll(dot4(x, y, 1, 0) + 5, INT_MIN, INT_MAX),
+            (cl_uint)dot4(y, x, 0, 0),
+            (cl_uint)dot4(y, x, 1, 1),
+            (cl_uint)dot4(y, x, 1, 0),
+            (cl_uint)clamp_ll(dot4(y, x, 1, 1) + (cl_int)x, INT_MIN, INT_MAX),
+        };
+        for (int i = 0; i < RESULTS; i++)
+            if (out[i] != want[i])
+                HARNESS_FAIL("bit_dot x %08x y %08x result %d: got %08x, want %08x\n", x, y, i,
+                             out[i], want[i]);
+    }
+    clReleaseMemObject(dout);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
 }
 
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
@@ -426,6 +496,7 @@ int main(void)
     test_translator_fixes(&h);
     test_spirv14_fixes(&h);
     test_linkonce_odr(&h);
+    test_bit_dot(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
