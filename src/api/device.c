@@ -24,11 +24,70 @@
  * cl_khr_suggested_local_work_size (enqueue_kernel.c),
  * cl_khr_spirv_no_integer_wrap_decoration (the translator makes its
  * decorations LLVM's nsw and nuw flags) and cl_khr_spirv_linkonce_odr (its
- * linkage LLVM's linkonce_odr, which clLinkProgram's linker merges). */
+ * linkage LLVM's linkonce_odr, which clLinkProgram's linker merges) and
+ * cl_khr_spirv_queries (below). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
-    "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr"
+    "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries"
+
+/* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
+ * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
+ * become are the library's). The capabilities' numbers are the SPIR-V
+ * specification's (3.31 Capability). */
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+static const char *const spirv_instruction_sets[] = {"OpenCL.std"};
+static const char *const spirv_extensions[] = {
+    "SPV_KHR_expect_assume",              /* cl_khr_expect_assume */
+    "SPV_KHR_bit_instructions",           /* cl_khr_extended_bit_ops */
+    "SPV_KHR_integer_dot_product",        /* cl_khr_integer_dot_product */
+    "SPV_KHR_linkonce_odr",               /* cl_khr_spirv_linkonce_odr */
+    "SPV_KHR_no_integer_wrap_decoration", /* cl_khr_spirv_no_integer_wrap_decoration */
+    "SPV_KHR_subgroup_rotate",            /* cl_khr_subgroup_rotate */
+};
+static const cl_uint spirv_capabilities[] = {
+    4,    /* Addresses */
+    5,    /* Linkage */
+    6,    /* Kernel */
+    7,    /* Vector16 */
+    8,    /* Float16Buffer */
+    9,    /* Float16: cl_khr_fp16 */
+    10,   /* Float64: cl_khr_fp64 */
+    11,   /* Int64 */
+    12,   /* Int64Atomics */
+    13,   /* ImageBasic */
+    14,   /* ImageReadWrite */
+    17,   /* Pipes */
+    18,   /* Groups */
+    19,   /* DeviceEnqueue */
+    20,   /* LiteralSampler */
+    22,   /* Int16 */
+    38,   /* GenericPointer */
+    39,   /* Int8 */
+    43,   /* Sampled1D */
+    44,   /* Image1D */
+    46,   /* SampledBuffer */
+    47,   /* ImageBuffer */
+    58,   /* SubgroupDispatch (SPIR-V 1.1) */
+    60,   /* PipeStorage (SPIR-V 1.1) */
+    61,   /* GroupNonUniform: the sub-group extensions (SPIR-V 1.3) */
+    62,   /* GroupNonUniformVote */
+    63,   /* GroupNonUniformArithmetic */
+    64,   /* GroupNonUniformBallot */
+    65,   /* GroupNonUniformShuffle */
+    66,   /* GroupNonUniformShuffleRelative */
+    67,   /* GroupNonUniformClustered */
+    5629, /* ExpectAssumeKHR */
+    6017, /* DotProductInput4x8Bit */
+    6018, /* DotProductInput4x8BitPacked */
+    6019, /* DotProduct */
+    6025, /* BitInstructions */
+    6026, /* GroupNonUniformRotateKHR */
+};
 
 size_t api_device_max_work_group_size(cl_device_id device)
 {
@@ -212,6 +271,13 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
          * SPIRV-LLVM-Translator (src/compiler/spirv.c; what it cannot read
          * of 1.4 is rewritten first: spirv_fixes.c) */
         return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+    /* cl_khr_spirv_queries */
+    case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+        return answer(out, spirv_instruction_sets, sizeof spirv_instruction_sets);
+    case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
+        return answer(out, spirv_extensions, sizeof spirv_extensions);
+    case CL_DEVICE_SPIRV_CAPABILITIES_KHR:
+        return answer(out, spirv_capabilities, sizeof spirv_capabilities);
     case CL_DEVICE_BUILT_IN_KERNELS: return answer_string(out, "");
     /* cl_khr_extended_versioning */
     case CL_DEVICE_NUMERIC_VERSION_KHR: return answer_uint(out, CL_MAKE_VERSION_KHR(2, 2, 0));

@@ -261,6 +261,47 @@ static void test_bit_dot(struct harness *h)
     clReleaseProgram(program);
 }
 
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
+/* cl_khr_spirv_queries: OpenCL.std, the SPIR-V extensions whose modules
+ * this file builds (bit_dot.spv, linkonce_*.spv, translator_fixes.spv,
+ * non_uniform.spv in test_subgroup_non_uniform.c) and the capabilities of
+ * the instructions they use. */
+static void test_spirv_queries(struct harness *h)
+{
+    const char *sets[8] = {NULL}, *extensions[32] = {NULL};
+    cl_uint capabilities[128] = {0};
+    size_t sets_size = 0, extensions_size = 0, capabilities_size = 0;
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, sizeof sets,
+                             sets, &sets_size));
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_SPIRV_EXTENSIONS_KHR, sizeof extensions,
+                             extensions, &extensions_size));
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof capabilities,
+                             capabilities, &capabilities_size));
+    CHECK(sets_size == sizeof sets[0] && sets[0] && !strcmp(sets[0], "OpenCL.std"));
+    static const char *const wanted[] = {
+        "SPV_KHR_bit_instructions", "SPV_KHR_integer_dot_product", "SPV_KHR_linkonce_odr",
+        "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_subgroup_rotate"};
+    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
+        int found = 0;
+        for (size_t i = 0; i < extensions_size / sizeof extensions[0]; i++)
+            found |= !strcmp(extensions[i], wanted[w]);
+        CHECK(found);
+    }
+    /* Kernel, Int8, GroupNonUniformArithmetic, DotProduct, BitInstructions */
+    static const cl_uint capability[] = {6, 39, 63, 6019, 6025};
+    for (size_t c = 0; c < sizeof capability / sizeof capability[0]; c++) {
+        int found = 0;
+        for (size_t i = 0; i < capabilities_size / sizeof capabilities[0]; i++)
+            found |= capabilities[i] == capability[c];
+        CHECK(found);
+    }
+}
+
 /* small_vectors.spv: built-ins taking and returning vectors of 8 bytes or
  * less (float2, int2, char8, short4, uchar4), which SPIR-V passes as
  * themselves where the library takes them coerced (src/compiler/library.c
@@ -497,6 +538,7 @@ int main(void)
     test_spirv14_fixes(&h);
     test_linkonce_odr(&h);
     test_bit_dot(&h);
+    test_spirv_queries(&h);
     test_image_coords(&h);
     harness_close(&h);
     return harness_finish();
