@@ -244,6 +244,7 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
         launch->wg_full = wg_full;
         launch->group_band = band;
         launch->work_dim = work_dim;
+        launch->sub_group_size = kernel->info->sub_group_size;
         for (int d = 0; d < 3; d++) {
             launch->global_offset[d] = offset[d];
             launch->global_size[d] = global[d];

@@ -47,7 +47,7 @@ struct cc_wg_state {
     size_t global_offset[3];
     size_t num_groups[3];
     uint32_t work_dim;
-    uint32_t reserved;
+    uint32_t sub_group_size;       /* the kernel's (cc_kernel_info.sub_group_size) */
     char *local_mem;               /* this worker's local arena */
     /* For kernels with barriers, which run each work-item on its own stack
      * (a fiber): the work-group function calls run_items with its work-item

@@ -44,6 +44,7 @@ struct cpu_kernel_launch {
                                   that many rows of groups, column by column */
     const void *arg_block;
     uint32_t work_dim;
+    uint32_t sub_group_size; /* the kernel's: how the fibers group its work-items */
     size_t global_offset[3];
     size_t global_size[3];
     size_t local_size[3];      /* enqueued local size */

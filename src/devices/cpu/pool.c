@@ -88,6 +88,7 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
         state.num_groups[d] = groups[d];
     }
     state.work_dim = launch->work_dim;
+    state.sub_group_size = launch->sub_group_size;
     state.local_mem = worker->arena;
     state.fibers = worker->fibers;
     state.run_items = cpu_fibers_run;
