@@ -199,28 +199,20 @@ VOTE(WG_SCOPE, WG_BARRIER, work_group)
 VOTE(SG_SCOPE, SG_BARRIER, sub_group)
 
 /* broadcast: the chosen item's value, through the broadcast slot. */
-#define SG_BROADCAST_SCALAR(T)                                                                \
-    OVL T sub_group_broadcast(T a, uint from)                                                 \
+#define BROADCAST(SCOPE, BARRIER, QUALIFIER, T, NAME, INDEX)                                  \
+    QUALIFIER T NAME(T a, INDEX from)                                                         \
     {                                                                                         \
-        SG_SCOPE()                                                                            \
+        SCOPE()                                                                               \
         if (me == from)                                                                       \
             *(__local T *)shout = a;                                                          \
-        SG_BARRIER();                                                                         \
+        BARRIER();                                                                            \
         T r = *(__local T *)shout;                                                            \
-        SG_BARRIER();                                                                         \
+        BARRIER();                                                                            \
         return r;                                                                             \
     }
+#define SG_BROADCAST_SCALAR(T) BROADCAST(SG_SCOPE, SG_BARRIER, OVL, T, sub_group_broadcast, uint)
 #define WG_BROADCAST(T)                                                                       \
-    static T broadcast_##T(T a, size_t from)                                                  \
-    {                                                                                         \
-        WG_SCOPE()                                                                            \
-        if (me == from)                                                                       \
-            *(__local T *)shout = a;                                                          \
-        WG_BARRIER();                                                                         \
-        T r = *(__local T *)shout;                                                            \
-        WG_BARRIER();                                                                         \
-        return r;                                                                             \
-    }                                                                                         \
+    BROADCAST(WG_SCOPE, WG_BARRIER, static, T, broadcast_##T, size_t)                         \
     OVL T work_group_broadcast(T a, size_t x)                                                 \
     {                                                                                         \
         return broadcast_##T(a, x);                                                           \

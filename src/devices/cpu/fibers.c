@@ -208,7 +208,7 @@ void cpu_fibers_run(struct cc_wg_state *state, cc_wi_fn item, const void *args)
      * operation (cpu_fibers_yield) lets the other sub-groups run, so that a
      * sub-group spinning on a value another one writes makes progress:
      * CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS. */
-    size_t sub_group = state->sub_group_size ? state->sub_group_size : cc_sub_group_size();
+    size_t sub_group = state->sub_group_size; /* the kernel's (pool.c, from its launch) */
     size_t remaining = count;
     while (remaining) {
         size_t waiting = 0, resumed = 0;
@@ -269,8 +269,7 @@ void cpu_fibers_sub_group_barrier(struct cc_wg_state *state)
 void cpu_fibers_yield(struct cc_wg_state *state)
 {
     size_t items = state->local_size[0] * state->local_size[1] * state->local_size[2];
-    size_t sub_group = state->sub_group_size ? state->sub_group_size : cc_sub_group_size();
-    if (items > sub_group)
+    if (items > state->sub_group_size)
         stop(state, RUNNABLE);
 }
 
