@@ -163,7 +163,7 @@ size_t api_kernel_local_mem_size(cl_kernel kernel);
  * extension string with each extension's version (malloc'd, *count
  * entries; NULL when out of memory), and the device's ILs. */
 cl_name_version_khr *api_extension_versions(const char *extensions, size_t *count);
-#define API_NUM_IL_VERSIONS 5
+#define API_NUM_IL_VERSIONS 7
 extern const cl_name_version_khr api_il_versions[API_NUM_IL_VERSIONS];
 /* The device's extension string (static storage; NULL when out of memory). */
 const char *api_device_extensions(void);

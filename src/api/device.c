@@ -81,6 +81,7 @@ static const cl_uint spirv_capabilities[] = {
     65,   /* GroupNonUniformShuffle */
     66,   /* GroupNonUniformShuffleRelative */
     67,   /* GroupNonUniformClustered */
+    71,   /* UniformDecoration (SPIR-V 1.6; spirv_fixes.c drops its decorations) */
     5629, /* ExpectAssumeKHR */
     6017, /* DotProductInput4x8Bit */
     6018, /* DotProductInput4x8BitPacked */
@@ -267,10 +268,11 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer_string(out, extensions);
     }
     case CL_DEVICE_IL_VERSION:
-        /* clCreateProgramWithIL takes SPIR-V 1.0-1.4 through the
+        /* clCreateProgramWithIL takes SPIR-V 1.0-1.6 through the
          * SPIRV-LLVM-Translator (src/compiler/spirv.c; what it cannot read
-         * of 1.4 is rewritten first: spirv_fixes.c) */
-        return answer_string(out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4");
+         * of 1.4-1.6 is rewritten first: spirv_fixes.c) */
+        return answer_string(
+            out, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 SPIR-V_1.5 SPIR-V_1.6");
     /* cl_khr_spirv_queries */
     case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
         return answer(out, spirv_instruction_sets, sizeof spirv_instruction_sets);

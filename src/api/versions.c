@@ -59,9 +59,10 @@ cl_name_version_khr *api_extension_versions(const char *extensions, size_t *coun
 }
 
 /* CL_DEVICE_ILS_WITH_VERSION_KHR: the SPIR-V versions of
- * CL_DEVICE_IL_VERSION ("SPIR-V_1.0 ... SPIR-V_1.4"). */
+ * CL_DEVICE_IL_VERSION ("SPIR-V_1.0 ... SPIR-V_1.6"). */
 const cl_name_version_khr api_il_versions[API_NUM_IL_VERSIONS] = {
     {CL_MAKE_VERSION_KHR(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION_KHR(1, 1, 0), "SPIR-V"},
     {CL_MAKE_VERSION_KHR(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION_KHR(1, 3, 0), "SPIR-V"},
-    {CL_MAKE_VERSION_KHR(1, 4, 0), "SPIR-V"},
+    {CL_MAKE_VERSION_KHR(1, 4, 0), "SPIR-V"}, {CL_MAKE_VERSION_KHR(1, 5, 0), "SPIR-V"},
+    {CL_MAKE_VERSION_KHR(1, 6, 0), "SPIR-V"},
 };

@@ -1,6 +1,6 @@
 /* spirv.c - SPIR-V programs (clCreateProgramWithIL, cl_khr_il_program).
  *
- * Takes SPIR-V 1.0-1.2 and gives LLVM 19 bitcode in the form the rest of
+ * Takes SPIR-V 1.0-1.6 and gives LLVM 19 bitcode in the form the rest of
  * the pipeline expects from Clang, so that cc_link builds it like any other
  * object. The SPIRV-LLVM-Translator runs as a subprocess (llvm-spirv-15 -r
  * --spirv-target-env=CL2.0): loading its LLVM 15 library into this LLVM 19

@@ -24,9 +24,20 @@
  *  - OpCopyMemory (misread even without memory operands): an OpLoad of the
  *    source's pointee and an OpStore, each with its memory operands; 1.4's
  *    second set of OpCopyMemorySized's memory operands (the source's):
- *    dropped, the first set kept.
- * The CTS's cl_khr_expect_assume and spirv14_* modules have all of these,
- * other producers too. Two passes: the first learns types, the values'
+ *    dropped, the first set kept;
+ *  - a version above 1.4 (it knows no later one): 1.4, once what 1.5 and 1.6
+ *    add for kernels that it cannot read is rewritten: 1.5's OpBitcast
+ *    between a pointer and an integer scalar or vector of the pointer's
+ *    width (OpConvertPtrToU or OpConvertUToPtr through an integer of the
+ *    addressing model's width, with an OpBitcast to or from the vector);
+ *    1.6's Nontemporal image operand (a hint), cleared: beside it the
+ *    translator keeps a Lod of 0, asking for a mipmapped read.
+ *    The rest it reads as 1.4: UniformDecoration capability with Uniform
+ *    and UniformId (which it drops), OpSDot,
+ *    OpUDot and OpSUDot (SPV_KHR_integer_dot_product's opcodes), 1.5's
+ *    dynamically uniform OpGroupNonUniformBroadcast index.
+ * The CTS's cl_khr_expect_assume, spirv14_*, spirv15_* and spirv16_*
+ * modules have all of these, other producers too. Two passes: the first learns types, the values'
  * types and which PtrDiff constants are needed; the second writes the copy.
  * New ids continue from the module's bound. Each rewrite needs the types it
  * reads to be known, else the instruction goes as it is (and the translator
@@ -61,7 +72,13 @@ enum {
     OP_COMPOSITE_EXTRACT = 81,
     OP_COMPOSITE_INSERT = 82,
     OP_COPY_OBJECT = 83,
+    OP_IMAGE_SAMPLE_EXPLICIT_LOD = 88,
+    OP_IMAGE_FETCH = 95,
+    OP_IMAGE_READ = 98,
+    OP_IMAGE_WRITE = 99,
     OP_CONVERT_PTR_TO_U = 117,
+    OP_CONVERT_U_TO_PTR = 120,
+    OP_BITCAST = 124,
     OP_I_SUB = 130,
     OP_S_DIV = 135,
     OP_I_EQUAL = 170,
@@ -72,6 +89,9 @@ enum {
     OP_PTR_DIFF = 403,
     OP_DECORATE_STRING = 5632,
     OP_MEMBER_DECORATE_STRING = 5633,
+    IMAGE_OPERAND_NONTEMPORAL = 0x4000,
+    VERSION_1_4 = 0x00010400,
+    VERSION_1_6 = 0x00010600,
     ADDRESSING_PHYSICAL32 = 1,
     ADDRESSING_PHYSICAL64 = 2,
     MAX_ELEMENT_SIZES = 16,
@@ -143,10 +163,9 @@ static uint32_t size_of(const struct facts *f, uint32_t type)
         return 0;
     if (f->type_bits[type] >= 8)
         return f->type_bits[type] / 8;
-    if (f->vector_length[type]) {
-        uint32_t n = f->vector_length[type];
-        return (n == 3 ? 4 : n) * size_of(f, f->component[type]);
-    }
+    uint32_t n = f->vector_length[type], component = f->component[type];
+    if (n && component < f->ids && f->type_bits[component] >= 8) /* a vector of scalars */
+        return (n == 3 ? 4 : n) * (f->type_bits[component] / 8);
     return 0;
 }
 
@@ -381,6 +400,52 @@ static bool fix_copy_memory(struct writer *w, const struct facts *f, uint32_t op
     return true;
 }
 
+/* 1.5's OpBitcast between a pointer and an integer scalar or vector of
+ * its width, through OpConvertPtrToU / OpConvertUToPtr. */
+static bool fix_bitcast(struct writer *w, const struct facts *f, const uint32_t *op,
+                        uint32_t length)
+{
+    uint32_t to = op[1], from = type_of(f, op[3]), integer = f->address_int;
+    if (length != 4 || !from || to >= f->ids || !integer)
+        return false;
+    bool to_pointer = f->pointee[to] != 0, from_pointer = f->pointee[from] != 0;
+    uint32_t other = to_pointer ? from : to; /* the integer side */
+    if (to_pointer == from_pointer || size_of(f, other) * 8 != f->address_bits)
+        return false;
+    if (to_pointer) {
+        uint32_t address = op[3];
+        if (other != integer) {
+            address = w->bound++;
+            emit_op(w, OP_BITCAST, 3, (uint32_t[]){integer, address, op[3]});
+        }
+        emit_op(w, OP_CONVERT_U_TO_PTR, 3, (uint32_t[]){to, op[2], address});
+    } else if (other == integer) {
+        emit_op(w, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){to, op[2], op[3]});
+    } else {
+        uint32_t address = w->bound++;
+        emit_op(w, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){integer, address, op[3]});
+        emit_op(w, OP_BITCAST, 3, (uint32_t[]){to, op[2], address});
+    }
+    return true;
+}
+
+/* 1.6's Nontemporal image operand cleared (the mask dropped when nothing
+ * is left of it and it is the last word). */
+static bool fix_nontemporal(struct writer *w, uint32_t opcode, const uint32_t *op, uint32_t length)
+{
+    uint32_t at = opcode == OP_IMAGE_WRITE ? 4 : 5;
+    if (length <= at || length > 16 || !(op[at] & IMAGE_OPERAND_NONTEMPORAL))
+        return false;
+    uint32_t copy[16];
+    memcpy(copy, op, length * sizeof *op);
+    copy[at] &= ~(uint32_t)IMAGE_OPERAND_NONTEMPORAL;
+    if (!copy[at] && at + 1 == length)
+        length--;
+    copy[0] = length << 16 | opcode;
+    emit(w, copy, length);
+    return true;
+}
+
 /* The constants OpPtrDiff divides by, before the first function. */
 static void emit_sizes(struct writer *w, const struct facts *f)
 {
@@ -411,12 +476,13 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
                   f.struct_at && f.value_type;
     if (usable)
         learn(&f, words, n, &w.bound);
-    bool sizes_emitted = false;
+    bool sizes_emitted = false, broken = false;
     emit(&w, words, 5);
     for (size_t at = 5; at < n && usable && !w.failed;) {
         uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
         if (length == 0 || at + length > n || w.bound >= (1u << 24) - 64) {
             changed = 0; /* the module goes as it is: the translator reports it */
+            broken = true;
             break;
         }
         const uint32_t *op = words + at;
@@ -438,6 +504,11 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
         case OP_COPY_MEMORY_SIZED: fixed = fix_copy_memory(&w, &f, opcode, op, length); break;
         case OP_DECORATE_STRING:
         case OP_MEMBER_DECORATE_STRING: fixed = true; break;
+        case OP_BITCAST: fixed = fix_bitcast(&w, &f, op, length); break;
+        case OP_IMAGE_SAMPLE_EXPLICIT_LOD:
+        case OP_IMAGE_FETCH:
+        case OP_IMAGE_READ:
+        case OP_IMAGE_WRITE: fixed = fix_nontemporal(&w, opcode, op, length); break;
         default: break;
         }
         if (fixed)
@@ -447,6 +518,12 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
     }
     free(f.type_bits), free(f.is_int), free(f.vector_length), free(f.component);
     free(f.pointee), free(f.struct_at), free(f.value_type);
+    /* the versions whose additions are rewritten above; a later one goes
+     * as it is, for the translator to report */
+    if (usable && !broken && !w.failed && words[1] > VERSION_1_4 && words[1] <= VERSION_1_6) {
+        w.words[1] = VERSION_1_4;
+        changed++;
+    }
     if (!changed || w.failed) {
         free(w.words);
         return NULL;

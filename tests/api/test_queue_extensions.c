@@ -198,9 +198,9 @@ static void test_versions(struct harness *h)
     }
     CHECK_EQ(words, count);
     CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_ILS_WITH_VERSION_KHR, sizeof list, list, &size));
-    /* SPIR-V 1.0 to 1.4, as CL_DEVICE_IL_VERSION says */
-    CHECK_EQ(size / sizeof list[0], 5);
-    for (unsigned i = 0; i < 5 && i < size / sizeof list[0]; i++)
+    /* SPIR-V 1.0 to 1.6, as CL_DEVICE_IL_VERSION says */
+    CHECK_EQ(size / sizeof list[0], 7);
+    for (unsigned i = 0; i < 7 && i < size / sizeof list[0]; i++)
         CHECK(!strcmp(list[i].name, "SPIR-V") && CL_VERSION_MAJOR_KHR(list[i].version) == 1 &&
               CL_VERSION_MINOR_KHR(list[i].version) == i);
 }

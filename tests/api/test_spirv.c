@@ -145,6 +145,66 @@ static void test_spirv14_fixes(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* spirv16_fixes.spv (SPIR-V 1.6 assembly written by hand): 1.5's OpBitcast
+ * between pointers and integers, 1.6's core OpUDot, Uniform and UniformId
+ * decorations and Nontemporal image operands (src/compiler/spirv_fixes.c
+ * rewrites what llvm-spirv-15 cannot read); the device reports SPIR-V 1.6. */
+static void test_spirv16_fixes(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "spirv16_fixes.spv", "spirv16_fixes", &program);
+    if (!k)
+        return;
+    enum { RESULTS = 4, W = 8, H = 4 };
+    cl_ulong out[RESULTS] = {9, 9, 9, 9};
+    cl_mem dout = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out);
+    CHECK_OK(harness_args(k, 1, ARG(dout)));
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    const cl_ulong want[RESULTS] = {24, 7, 70, 42};
+    for (int i = 0; i < RESULTS; i++)
+        if (out[i] != want[i])
+            HARNESS_FAIL("spirv16_fixes result %d: got %llu, want %llu\n", i,
+                         (unsigned long long)out[i], (unsigned long long)want[i]);
+    clReleaseMemObject(dout);
+    clReleaseKernel(k);
+
+    cl_int err;
+    k = clCreateKernel(program, "spirv16_image", &err);
+    CHECK_OK(err);
+    static float pixels[W * H * 4], got[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++)
+        pixels[i] = (float)(i * 13 % 29) - 7.5f;
+    cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
+    cl_mem in = clCreateImage(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                              pixels, &err);
+    CHECK_OK(err);
+    cl_mem image_out = clCreateImage(h->context, CL_MEM_WRITE_ONLY, &format, &desc, NULL, &err);
+    CHECK_OK(err);
+    if (k && in && image_out) {
+        CHECK_OK(clSetKernelArg(k, 0, sizeof in, &in));
+        CHECK_OK(clSetKernelArg(k, 1, sizeof image_out, &image_out));
+        size_t global[2] = {W, H}, origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadImage(h->queue, image_out, CL_TRUE, origin, region, 0, 0, got, 0,
+                                    NULL, NULL));
+        int bad = 0;
+        for (int i = 0; i < W * H * 4; i++)
+            if (got[i] != 2 * pixels[i] && bad++ < 5)
+                HARNESS_FAIL("spirv16_image value %d: got %g, want %g\n", i, got[i], 2 * pixels[i]);
+        CHECK_NONE_WRONG(bad, "SPIR-V 1.6 image reads and writes with Nontemporal");
+    }
+    if (k)
+        clReleaseKernel(k);
+    if (in)
+        clReleaseMemObject(in);
+    if (image_out)
+        clReleaseMemObject(image_out);
+    clReleaseProgram(program);
+}
+
 /* The program of tests/data/<file>, compiled (clCompileProgram). */
 static cl_program compile_il(struct harness *h, const char *file)
 {
@@ -427,7 +487,7 @@ int main(void)
     cl_int err;
     char versions[128] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_IL_VERSION, sizeof versions, versions, NULL));
-    CHECK(strstr(versions, "SPIR-V_1.2") != NULL && strstr(versions, "SPIR-V_1.4") != NULL);
+    CHECK(strstr(versions, "SPIR-V_1.2") != NULL && strstr(versions, "SPIR-V_1.6") != NULL);
     char extensions[4096] = "";
     CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
     CHECK(strstr(extensions, "cl_khr_spirv_no_integer_wrap_decoration") != NULL);
@@ -536,6 +596,7 @@ int main(void)
     test_small_vectors(&h);
     test_translator_fixes(&h);
     test_spirv14_fixes(&h);
+    test_spirv16_fixes(&h);
     test_linkonce_odr(&h);
     test_bit_dot(&h);
     test_spirv_queries(&h);
