@@ -7,6 +7,7 @@
  * limits 0, and the comment at the query says so. Values the spec bounds are
  * checked against the OpenCL 2.2 full-profile minimums of table 4.3. */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
-    "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries"
+    "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
+    "cl_khr_device_uuid"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -246,6 +248,31 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platfor
  * queues, SVM and atomics, pipes and sub-groups, partitioning. */
 static cl_device_affinity_domain affinity_domains(cl_device_id device);
 
+/* cl_khr_device_uuid (API 4.2, CL_DEVICE_UUID_KHR: "immutable for a given
+ * device across processes, driver APIs, driver versions, and system
+ * reboots"): a name UUID of what the device is, not of how cpucl runs it:
+ * the machine (its machine-id, where the system has one), the processor's
+ * vendor, model and cores, and for a sub-device the workers (cores) that
+ * are its compute units. */
+static void device_uuid(cl_device_id device, unsigned char uuid[CL_UUID_SIZE_KHR])
+{
+    const struct cpu_topology *topology = cpu_device_topology(device->cpu);
+    char name[1024], machine[64] = "";
+    FILE *file = fopen("/etc/machine-id", "r");
+    if (file) {
+        if (!fgets(machine, sizeof machine, file))
+            machine[0] = 0;
+        fclose(file);
+    }
+    int used = snprintf(name, sizeof name, "cpucl device\n%s%s\n%s\n%u", machine, topology->vendor,
+                        topology->name, topology->cores);
+    unsigned workers = cpu_device_workers(device->cpu);
+    for (unsigned w = 0; device->allowed && w < workers && used < (int)sizeof name - 12; w++)
+        if (device->allowed[w])
+            used += snprintf(name + used, sizeof name - (size_t)used, " %u", w);
+    cc_name_uuid(name, strlen(name), uuid);
+}
+
 static cl_int device_info(cl_device_id device, cl_device_info param_name,
                           const struct info_out *out)
 {
@@ -258,6 +285,26 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_NAME: return answer_string(out, topology->name);
     case CL_DEVICE_VENDOR: return answer_string(out, vendor_name(topology->vendor));
     case CL_DRIVER_VERSION: return answer_string(out, "0.1");
+    /* cl_khr_device_uuid; the LUID is Windows' (D3D12), which has no
+     * adapter for this device: not valid, and then its value and the node
+     * mask are undefined (all zero here) */
+    case CL_DEVICE_UUID_KHR: {
+        unsigned char uuid[CL_UUID_SIZE_KHR];
+        device_uuid(device, uuid);
+        return answer(out, uuid, sizeof uuid);
+    }
+    case CL_DRIVER_UUID_KHR: {
+        unsigned char uuid[CL_UUID_SIZE_KHR];
+        if (!cc_driver_uuid(uuid))
+            return CL_OUT_OF_RESOURCES;
+        return answer(out, uuid, sizeof uuid);
+    }
+    case CL_DEVICE_LUID_VALID_KHR: return answer_bool(out, CL_FALSE);
+    case CL_DEVICE_LUID_KHR: {
+        unsigned char luid[CL_LUID_SIZE_KHR] = {0};
+        return answer(out, luid, sizeof luid);
+    }
+    case CL_DEVICE_NODE_MASK_KHR: return answer_uint(out, 0);
     case CL_DEVICE_PROFILE: return answer_string(out, "FULL_PROFILE");
     case CL_DEVICE_VERSION: return answer_string(out, "OpenCL 2.2 cpucl");
     case CL_DEVICE_OPENCL_C_VERSION: return answer_string(out, "OpenCL C 2.0 cpucl");

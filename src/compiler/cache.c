@@ -242,6 +242,14 @@ static bool cache_usable(void)
     return identity_ok;
 }
 
+bool cc_driver_uuid(unsigned char uuid[16])
+{
+    pthread_once(&identity_once, compute_identity);
+    if (identity_ok)
+        cc_name_uuid(identity, sizeof identity, uuid);
+    return identity_ok;
+}
+
 static void key_start(struct cc_sha256 *s, const char *kind, const char *options)
 {
     cc_sha256_init(s);

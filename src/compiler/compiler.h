@@ -301,6 +301,15 @@ struct cc_device_enqueue {
 };
 void cc_set_device_enqueue(const struct cc_device_enqueue *functions);
 
+/* cl_khr_device_uuid. cc_name_uuid (sha256.c): a name-based UUID of the
+ * bytes of `name`: the first 16 bytes of their SHA-256 with RFC 9562's
+ * version (8, custom) and variant bits. cc_driver_uuid (cache.c): the name
+ * UUID of the kernel cache's identity (cpucl's build, the built-in library,
+ * LLVM and Clang, the host), which changes exactly when the code this
+ * library would make may; false when it cannot be computed. */
+void cc_name_uuid(const void *name, size_t size, unsigned char uuid[16]);
+bool cc_driver_uuid(unsigned char uuid[16]);
+
 /* Facts about the host the device layer reports (from LLVM). */
 const char *cc_host_cpu_name(void);
 

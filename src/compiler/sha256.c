@@ -117,3 +117,12 @@ void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZ
     cc_sha256_update(&s, data, size);
     cc_sha256_final(&s, digest);
 }
+
+void cc_name_uuid(const void *name, size_t size, unsigned char uuid[16])
+{
+    unsigned char digest[CC_SHA256_SIZE];
+    cc_sha256(name, size, digest);
+    memcpy(uuid, digest, 16);
+    uuid[6] = (unsigned char)((uuid[6] & 0x0f) | 0x80); /* version 8 */
+    uuid[8] = (unsigned char)((uuid[8] & 0x3f) | 0x80); /* variant 10 */
+}

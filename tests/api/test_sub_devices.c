@@ -59,6 +59,52 @@ static void run_on_all(cl_uint count, const cl_device_id *devices)
     clReleaseContext(context);
 }
 
+static void uuid_of(cl_device_id device, cl_device_info name, unsigned char uuid[CL_UUID_SIZE_KHR])
+{
+    size_t size = 0;
+    memset(uuid, 0, CL_UUID_SIZE_KHR);
+    CHECK_OK(clGetDeviceInfo(device, name, CL_UUID_SIZE_KHR, uuid, &size));
+    CHECK_EQ(size, CL_UUID_SIZE_KHR);
+    CHECK((uuid[6] & 0xf0) == 0x80 && (uuid[8] & 0xc0) == 0x80); /* RFC 9562 version 8 */
+}
+
+/* cl_khr_device_uuid: each sub-device of a partition has a UUID of its
+ * own, the same when the partition is made again; one driver UUID; no
+ * LUID. */
+static void check_uuids(cl_device_id root, cl_uint units)
+{
+    cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id first[8], again[8];
+    cl_uint n = units < 8 ? units : 8;
+    CHECK_OK(clCreateSubDevices(root, equally, n, first, NULL));
+    CHECK_OK(clCreateSubDevices(root, equally, n, again, NULL));
+    unsigned char root_uuid[CL_UUID_SIZE_KHR], driver[CL_UUID_SIZE_KHR];
+    uuid_of(root, CL_DEVICE_UUID_KHR, root_uuid);
+    uuid_of(root, CL_DRIVER_UUID_KHR, driver);
+    unsigned char uuids[8][CL_UUID_SIZE_KHR];
+    for (cl_uint i = 0; i < n; i++) {
+        unsigned char same[CL_UUID_SIZE_KHR], sub_driver[CL_UUID_SIZE_KHR];
+        uuid_of(first[i], CL_DEVICE_UUID_KHR, uuids[i]);
+        uuid_of(again[i], CL_DEVICE_UUID_KHR, same);
+        uuid_of(first[i], CL_DRIVER_UUID_KHR, sub_driver);
+        CHECK(!memcmp(uuids[i], same, sizeof same));
+        CHECK(!memcmp(driver, sub_driver, sizeof driver));
+        CHECK(memcmp(uuids[i], root_uuid, sizeof root_uuid));
+        for (cl_uint j = 0; j < i; j++)
+            CHECK(memcmp(uuids[i], uuids[j], sizeof root_uuid));
+        cl_bool valid = CL_TRUE;
+        CHECK_OK(clGetDeviceInfo(first[i], CL_DEVICE_LUID_VALID_KHR, sizeof valid, &valid, NULL));
+        CHECK(valid == CL_FALSE);
+        clReleaseDevice(first[i]), clReleaseDevice(again[i]);
+    }
+    unsigned char small[8];
+    CHECK_ERR(clGetDeviceInfo(root, CL_DEVICE_UUID_KHR, sizeof small, small, NULL),
+              CL_INVALID_VALUE);
+    char extensions[4096] = "";
+    CHECK_OK(clGetDeviceInfo(root, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
+    CHECK(strstr(extensions, "cl_khr_device_uuid") != NULL);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -166,6 +212,8 @@ int main(void)
         for (cl_uint i = 0; i < made; i++)
             clReleaseDevice(subs[i]);
     }
+
+    check_uuids(root, units);
 
     /* errors (4.3) */
     cl_device_partition_property zero[] = {CL_DEVICE_PARTITION_EQUALLY, 0, 0};
