@@ -43,6 +43,14 @@
 #define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
 static const char *const spirv_instruction_sets[] = {"OpenCL.std"};
+
+/* cl_khr_kernel_clock (not in Debian 12's headers) */
+#ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR
+#define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1 << 0)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1 << 1)
+#define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
+#endif
 static const char *const spirv_extensions[] = {
     "SPV_KHR_expect_assume",              /* cl_khr_expect_assume */
     "SPV_KHR_bit_instructions",           /* cl_khr_extended_bit_ops */
@@ -325,6 +333,11 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer(out, spirv_instruction_sets, sizeof spirv_instruction_sets);
     case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
         return answer(out, spirv_extensions, sizeof spirv_extensions);
+    /* all three clocks are the time-stamp counter (src/builtins/clock.cl) */
+    case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+        return answer_ulong(out, CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR |
+                                     CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR |
+                                     CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
     case CL_DEVICE_SPIRV_CAPABILITIES_KHR:
         return answer(out, spirv_capabilities, sizeof spirv_capabilities);
     case CL_DEVICE_BUILT_IN_KERNELS: return answer_string(out, "");

@@ -69,13 +69,14 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
  * targets only (their functions are declared under them, in both header
  * modes): each is in device_extensions and -D'd at every compile. All are
  * built-in functions: src/builtins/workgroup.cl (sub-groups) and
- * integer.cl (bit operations, dot products), but cl_khr_expect_assume's
+ * integer.cl (bit operations, dot products), clock.cl (kernel clocks), but cl_khr_expect_assume's
  * __builtin_expect and __builtin_assume, which are Clang's (from SPIR-V,
  * the translator's llvm.expect and llvm.assume). */
 #define HEADER_EXTENSIONS(X)                                                                       \
     X(cl_khr_expect_assume)                                                                        \
     X(cl_khr_extended_bit_ops)                                                                     \
     X(cl_khr_integer_dot_product)                                                                  \
+    X(cl_khr_kernel_clock)                                                                         \
     X(cl_khr_subgroup_extended_types)                                                              \
     X(cl_khr_subgroup_non_uniform_vote)                                                            \
     X(cl_khr_subgroup_ballot)                                                                      \
@@ -235,7 +236,10 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         /* cl_khr_integer_dot_product 2.0.0's features (the OpenCL C 3.0
          * names its functions are declared under) */
         "-D__opencl_c_integer_dot_product_input_4x8bit=1",
-        "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1"};
+        "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1",
+        /* cl_khr_kernel_clock's scopes (CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR) */
+        "-D__opencl_c_kernel_clock_scope_device=1", "-D__opencl_c_kernel_clock_scope_work_group=1",
+        "-D__opencl_c_kernel_clock_scope_sub_group=1"};
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
     if (!args)
