@@ -44,6 +44,25 @@
 #endif
 static const char *const spirv_instruction_sets[] = {"OpenCL.std"};
 
+/* cl_ext_float_atomics (not in Debian 12's headers) */
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#endif
+/* every operation on each of half, float and double, global and local
+ * (src/builtins/atomic.cl) */
+#define FP_ATOMICS                                                                                 \
+    (CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |              \
+     CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |           \
+     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT)
+
 /* cl_khr_kernel_clock (not in Debian 12's headers) */
 #ifndef CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR
 #define CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
@@ -52,12 +71,15 @@ static const char *const spirv_instruction_sets[] = {"OpenCL.std"};
 #define CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1 << 2)
 #endif
 static const char *const spirv_extensions[] = {
-    "SPV_KHR_expect_assume",              /* cl_khr_expect_assume */
-    "SPV_KHR_bit_instructions",           /* cl_khr_extended_bit_ops */
-    "SPV_KHR_integer_dot_product",        /* cl_khr_integer_dot_product */
-    "SPV_KHR_linkonce_odr",               /* cl_khr_spirv_linkonce_odr */
-    "SPV_KHR_no_integer_wrap_decoration", /* cl_khr_spirv_no_integer_wrap_decoration */
-    "SPV_KHR_subgroup_rotate",            /* cl_khr_subgroup_rotate */
+    "SPV_EXT_shader_atomic_float_add",     /* cl_ext_float_atomics */
+    "SPV_EXT_shader_atomic_float_min_max", /* cl_ext_float_atomics */
+    "SPV_EXT_shader_atomic_float16_add",   /* cl_ext_float_atomics */
+    "SPV_KHR_expect_assume",               /* cl_khr_expect_assume */
+    "SPV_KHR_bit_instructions",            /* cl_khr_extended_bit_ops */
+    "SPV_KHR_integer_dot_product",         /* cl_khr_integer_dot_product */
+    "SPV_KHR_linkonce_odr",                /* cl_khr_spirv_linkonce_odr */
+    "SPV_KHR_no_integer_wrap_decoration",  /* cl_khr_spirv_no_integer_wrap_decoration */
+    "SPV_KHR_subgroup_rotate",             /* cl_khr_subgroup_rotate */
 };
 static const cl_uint spirv_capabilities[] = {
     4,    /* Addresses */
@@ -91,13 +113,19 @@ static const cl_uint spirv_capabilities[] = {
     65,   /* GroupNonUniformShuffle */
     66,   /* GroupNonUniformShuffleRelative */
     67,   /* GroupNonUniformClustered */
-    71,   /* UniformDecoration (SPIR-V 1.6; spirv_fixes.c drops its decorations) */
+    71,   /* UniformDecoration (SPIR-V 1.6; the translator drops its decorations) */
+    5612, /* AtomicFloat32MinMaxEXT: cl_ext_float_atomics */
+    5613, /* AtomicFloat64MinMaxEXT */
+    5616, /* AtomicFloat16MinMaxEXT */
     5629, /* ExpectAssumeKHR */
     6017, /* DotProductInput4x8Bit */
     6018, /* DotProductInput4x8BitPacked */
     6019, /* DotProduct */
     6025, /* BitInstructions */
     6026, /* GroupNonUniformRotateKHR */
+    6033, /* AtomicFloat32AddEXT: cl_ext_float_atomics */
+    6034, /* AtomicFloat64AddEXT */
+    6095, /* AtomicFloat16AddEXT */
 };
 
 size_t api_device_max_work_group_size(cl_device_id device)
@@ -333,6 +361,9 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer(out, spirv_instruction_sets, sizeof spirv_instruction_sets);
     case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
         return answer(out, spirv_extensions, sizeof spirv_extensions);
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: return answer_ulong(out, FP_ATOMICS);
     /* all three clocks are the time-stamp counter (src/builtins/clock.cl) */
     case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
         return answer_ulong(out, CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR |

@@ -58,10 +58,12 @@ XCHG_FLOAT(__local)
 #define SEQ memory_order_seq_cst
 #define DEVICE memory_scope_device
 
-/* load, store, exchange, init and compare-exchange: every atomic type.
+/* init, load, store, exchange and compare-exchange: every atomic type.
  * EAS is the address space of compare-exchange's `expected`. */
 #define C11_COMMON(T, AS)                                                                     \
     OVL void atomic_init(volatile AS atomic_##T *obj, T v) { __opencl_atomic_init(obj, v); }   \
+    C11_LOAD_STORE(T, AS)
+#define C11_LOAD_STORE(T, AS)                                                                 \
     OVL void atomic_store(volatile AS atomic_##T *obj, T v) { __opencl_atomic_store(obj, v, SEQ, DEVICE); } \
     OVL void atomic_store_explicit(volatile AS atomic_##T *obj, T v, memory_order o)          \
     {                                                                                         \
@@ -161,9 +163,39 @@ XCHG_FLOAT(__local)
         __opencl_atomic_store(obj, 0, o, s);                                                  \
     }
 
+/* cl_ext_float_atomics: add, sub, min and max on atomic_half, atomic_float
+ * and atomic_double (atomicrmw fadd, fsub, fmin, fmax, which x86 does as a
+ * compare-exchange loop), and load, store and exchange on atomic_half. Min
+ * and max are LLVM's minnum and maxnum, as the extension asks: min(x, y) is
+ * x if x < y, else y; a quiet NaN loses to a number; either zero for -0 and
+ * +0. */
+#define C11_FLOAT_FETCH(T, AS)                                                                \
+    C11_FETCH_OP(T, T, AS, add) C11_FETCH_OP(T, T, AS, sub) C11_FETCH_OP(T, T, AS, min)       \
+    C11_FETCH_OP(T, T, AS, max)
+
+/* Clang 19's declarations for kernels (-fdeclare-opencl-builtins) give
+ * atomic_store on atomic_half a value of type atomic_half, not half (the
+ * full header's), which mangles differently: those names too. */
+#define C11_STORE_ATOMIC_HALF(AS)                                                             \
+    OVL void atomic_store(volatile AS atomic_half *obj, atomic_half v)                        \
+    {                                                                                         \
+        __opencl_atomic_store(obj, __c11_atomic_load(&v, __ATOMIC_RELAXED), SEQ, DEVICE);     \
+    }                                                                                         \
+    OVL void atomic_store_explicit(volatile AS atomic_half *obj, atomic_half v, memory_order o) \
+    {                                                                                         \
+        __opencl_atomic_store(obj, __c11_atomic_load(&v, __ATOMIC_RELAXED), o, DEVICE);       \
+    }                                                                                         \
+    OVL void atomic_store_explicit(volatile AS atomic_half *obj, atomic_half v, memory_order o, \
+                                   memory_scope s)                                            \
+    {                                                                                         \
+        __opencl_atomic_store(obj, __c11_atomic_load(&v, __ATOMIC_RELAXED), o, s);            \
+    }
+
 #define C11_AS(AS, CAS)                                                                       \
     C11_COMMON(int, AS) C11_COMMON(uint, AS) C11_COMMON(long, AS) C11_COMMON(ulong, AS)       \
-    C11_COMMON(float, AS) C11_COMMON(double, AS)                                              \
+    C11_COMMON(float, AS) C11_COMMON(double, AS) C11_LOAD_STORE(half, AS)                     \
+    C11_STORE_ATOMIC_HALF(AS) C11_FLOAT_FETCH(half, AS) C11_FLOAT_FETCH(float, AS)            \
+    C11_FLOAT_FETCH(double, AS)                                                               \
     CAS(int, AS) CAS(uint, AS) CAS(long, AS) CAS(ulong, AS) CAS(float, AS) CAS(double, AS)    \
     C11_FETCH(int, AS) C11_FETCH(uint, AS) C11_FETCH(long, AS) C11_FETCH(ulong, AS)           \
     /* 6.13.11.7.5: uintptr_t objects take a ptrdiff_t operand */                             \

@@ -69,10 +69,12 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
  * targets only (their functions are declared under them, in both header
  * modes): each is in device_extensions and -D'd at every compile. All are
  * built-in functions: src/builtins/workgroup.cl (sub-groups) and
- * integer.cl (bit operations, dot products), clock.cl (kernel clocks), but cl_khr_expect_assume's
+ * integer.cl (bit operations, dot products), clock.cl (kernel clocks),
+ * atomic.cl (floating-point atomics), but cl_khr_expect_assume's
  * __builtin_expect and __builtin_assume, which are Clang's (from SPIR-V,
  * the translator's llvm.expect and llvm.assume). */
 #define HEADER_EXTENSIONS(X)                                                                       \
+    X(cl_ext_float_atomics)                                                                        \
     X(cl_khr_expect_assume)                                                                        \
     X(cl_khr_extended_bit_ops)                                                                     \
     X(cl_khr_integer_dot_product)                                                                  \
@@ -239,7 +241,20 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         "-D__opencl_c_integer_dot_product_input_4x8bit_packed=1",
         /* cl_khr_kernel_clock's scopes (CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR) */
         "-D__opencl_c_kernel_clock_scope_device=1", "-D__opencl_c_kernel_clock_scope_work_group=1",
-        "-D__opencl_c_kernel_clock_scope_sub_group=1"};
+        "-D__opencl_c_kernel_clock_scope_sub_group=1",
+        /* cl_ext_float_atomics' features: every operation on every type in
+         * global and local memory (CL_DEVICE_*_FP_ATOMIC_CAPABILITIES_EXT) */
+        "-D__opencl_c_ext_fp16_global_atomic_load_store=1",
+        "-D__opencl_c_ext_fp16_local_atomic_load_store=1",
+        "-D__opencl_c_ext_fp16_global_atomic_add=1", "-D__opencl_c_ext_fp16_local_atomic_add=1",
+        "-D__opencl_c_ext_fp32_global_atomic_add=1", "-D__opencl_c_ext_fp32_local_atomic_add=1",
+        "-D__opencl_c_ext_fp64_global_atomic_add=1", "-D__opencl_c_ext_fp64_local_atomic_add=1",
+        "-D__opencl_c_ext_fp16_global_atomic_min_max=1",
+        "-D__opencl_c_ext_fp16_local_atomic_min_max=1",
+        "-D__opencl_c_ext_fp32_global_atomic_min_max=1",
+        "-D__opencl_c_ext_fp32_local_atomic_min_max=1",
+        "-D__opencl_c_ext_fp64_global_atomic_min_max=1",
+        "-D__opencl_c_ext_fp64_local_atomic_min_max=1"};
     size_t n_fixed = sizeof fixed / sizeof fixed[0];
     const char **args = malloc((n_fixed + 3 + options->num_clang_args) * sizeof *args);
     if (!args)

@@ -35,7 +35,11 @@
  *    The rest it reads as 1.4: UniformDecoration capability with Uniform
  *    and UniformId (which it drops), OpSDot,
  *    OpUDot and OpSUDot (SPV_KHR_integer_dot_product's opcodes), 1.5's
- *    dynamically uniform OpGroupNonUniformBroadcast index.
+ *    dynamically uniform OpGroupNonUniformBroadcast index;
+ *  - the OpExtension "SPV_EXT_shader_atomic_float16_add", which it does not
+ *    know (cl_ext_float_atomics on half): dropped; it reads the extension's
+ *    OpAtomicFAddEXT on half (SPV_EXT_shader_atomic_float_add's opcode) and
+ *    its capability.
  * The CTS's cl_khr_expect_assume, spirv14_*, spirv15_* and spirv16_*
  * modules have all of these, other producers too. Two passes: the first learns types, the values'
  * types and which PtrDiff constants are needed; the second writes the copy.
@@ -52,6 +56,7 @@
 
 enum {
     OP_UNDEF = 1,
+    OP_EXTENSION = 10,
     OP_MEMORY_MODEL = 14,
     OP_TYPE_BOOL = 20,
     OP_TYPE_INT = 21,
@@ -446,6 +451,14 @@ static bool fix_nontemporal(struct writer *w, uint32_t opcode, const uint32_t *o
     return true;
 }
 
+/* An OpExtension the translator does not know, though it reads what the
+ * extension adds. */
+static bool is_unknown_extension(const uint32_t *op, uint32_t length)
+{
+    static const char name[] = "SPV_EXT_shader_atomic_float16_add";
+    return (length - 1) * 4 >= sizeof name && !memcmp(op + 1, name, sizeof name);
+}
+
 /* The constants OpPtrDiff divides by, before the first function. */
 static void emit_sizes(struct writer *w, const struct facts *f)
 {
@@ -505,6 +518,7 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
         case OP_DECORATE_STRING:
         case OP_MEMBER_DECORATE_STRING: fixed = true; break;
         case OP_BITCAST: fixed = fix_bitcast(&w, &f, op, length); break;
+        case OP_EXTENSION: fixed = is_unknown_extension(op, length); break;
         case OP_IMAGE_SAMPLE_EXPLICIT_LOD:
         case OP_IMAGE_FETCH:
         case OP_IMAGE_READ:

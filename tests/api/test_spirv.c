@@ -205,6 +205,41 @@ static void test_spirv16_fixes(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* float_atomics.spv: cl_ext_float_atomics' SPIR-V instructions,
+ * OpAtomicFAddEXT on float, double and half, OpAtomicFMinEXT and
+ * OpAtomicFMaxEXT on float, from every work-item at once. */
+static void test_float_atomics(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "float_atomics.spv", "float_atomics", &program);
+    if (!k)
+        return;
+    enum { N = 1000 };
+    float f = 0.5f, lo = 1e9f, hi = -1;
+    double d = 0.25;
+    cl_ushort half = 0; /* +0 */
+    cl_mem df = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof f, &f);
+    cl_mem dd = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof d, &d);
+    cl_mem dh = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof half, &half);
+    cl_mem dlo = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof lo, &lo);
+    cl_mem dhi = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hi, &hi);
+    CHECK_OK(harness_args(k, 5, ARG(df), ARG(dd), ARG(dh), ARG(dlo), ARG(dhi)));
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, df, CL_TRUE, 0, sizeof f, &f, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dd, CL_TRUE, 0, sizeof d, &d, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dh, CL_TRUE, 0, sizeof half, &half, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dlo, CL_TRUE, 0, sizeof lo, &lo, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dhi, CL_TRUE, 0, sizeof hi, &hi, 0, NULL, NULL));
+    CHECK(f == N + 0.5f && d == N + 0.25);
+    CHECK_EQ(half, 0x63d0); /* 1000 as a half: 2^9 * (1 + 0x3d0 / 1024) */
+    CHECK(lo == 0 && hi == N - 1);
+    clReleaseMemObject(df), clReleaseMemObject(dd), clReleaseMemObject(dh);
+    clReleaseMemObject(dlo), clReleaseMemObject(dhi);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 /* The program of tests/data/<file>, compiled (clCompileProgram). */
 static cl_program compile_il(struct harness *h, const char *file)
 {
@@ -599,6 +634,7 @@ int main(void)
     test_spirv16_fixes(&h);
     test_linkonce_odr(&h);
     test_bit_dot(&h);
+    test_float_atomics(&h);
     test_spirv_queries(&h);
     test_image_coords(&h);
     harness_close(&h);
