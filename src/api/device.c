@@ -31,7 +31,7 @@
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
     "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
-    "cl_khr_device_uuid"
+    "cl_khr_device_uuid cl_ext_cxx_for_opencl"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -361,6 +361,10 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer(out, spirv_instruction_sets, sizeof spirv_instruction_sets);
     case CL_DEVICE_SPIRV_EXTENSIONS_KHR:
         return answer(out, spirv_extensions, sizeof spirv_extensions);
+    /* cl_ext_cxx_for_opencl: -cl-std=CLC++ is Clang's C++ for OpenCL 1.0
+     * (src/compiler/options.c) */
+    case CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT:
+        return answer_uint(out, CL_MAKE_VERSION_KHR(1, 0, 0));
     case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
     case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
     case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: return answer_ulong(out, FP_ATOMICS);

@@ -285,7 +285,8 @@ static bool allows_non_uniform(const cl_program program, const char *options)
     if (!program->source)
         return true;
     return options && (strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
-                       strstr(options, "-cl-std=cl2.0"));
+                       strstr(options, "-cl-std=cl2.0") || strstr(options, "-cl-std=CLC++") ||
+                       strstr(options, "-cl-std=clc++"));
 }
 
 /* 5.8.2: a program from SPIR-V is translated, then linked on its own. */

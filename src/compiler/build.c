@@ -264,7 +264,10 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         args[n++] = fixed[i];
     args[1] = host->triple;
     args[3] = host->abi_cpu;
-    snprintf(cl_std, 24, "-cl-std=CL%d.%d", options->cl_std / 100, options->cl_std / 10 % 10);
+    if (options->cxx)
+        snprintf(cl_std, 24, "-cl-std=CLC++1.0");
+    else
+        snprintf(cl_std, 24, "-cl-std=CL%d.%d", options->cl_std / 100, options->cl_std / 10 % 10);
     args[n++] = cl_std;
     args[n++] = cl_ext;
     /* value names cost memory and time; keep them only for IR dumps */

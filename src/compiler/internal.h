@@ -65,6 +65,7 @@ struct cc_options {
     char **clang_args; /* extra cc1 arguments, each malloc'd: -D, -I, -w, math flags */
     unsigned num_clang_args;
     int cl_std;           /* OpenCL C version: 100, 110, 120 or 200 */
+    bool cxx;             /* C++ for OpenCL 1.0 (cl_std 200) */
     bool opt_disable;     /* -cl-opt-disable */
     bool kernel_arg_info; /* -cl-kernel-arg-info */
 };

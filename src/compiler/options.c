@@ -38,14 +38,15 @@ static const char *const accepted_only[] = {
     "-cl-no-subgroup-ifp",
 };
 
+/* -cl-std's values; C++ for OpenCL 1.0 (cl_ext_cxx_for_opencl) is OpenCL C
+ * 2.0 with C++17, under Clang's names for it */
 static const struct {
     const char *option;
     int version;
+    bool cxx;
 } cl_std_values[] = {
-    {"CL1.0", 100},
-    {"CL1.1", 110},
-    {"CL1.2", 120},
-    {"CL2.0", 200},
+    {"CL1.0", 100, false}, {"CL1.1", 110, false},   {"CL1.2", 120, false}, {"CL2.0", 200, false},
+    {"CLC++", 200, true},  {"CLC++1.0", 200, true}, {"clc++", 200, true},  {"clc++1.0", 200, true},
 };
 
 /* Splits text into tokens. Returns the number of tokens, -1 on an
@@ -183,12 +184,13 @@ cl_int cc_options_parse(const char *text, struct cc_options *options, struct cc_
             if (k == n) {
                 cc_log_printf(log,
                               "error: unsupported OpenCL C version in build option '%s' "
-                              "(this device compiles CL1.0, CL1.1, CL1.2 and CL2.0)\n",
+                              "(this device compiles CL1.0, CL1.1, CL1.2, CL2.0 and CLC++1.0)\n",
                               token);
                 err = CL_INVALID_BUILD_OPTIONS;
                 break;
             }
             options->cl_std = cl_std_values[k].version;
+            options->cxx = cl_std_values[k].cxx;
         } else if (!strcmp(token, "-cl-opt-disable")) {
             options->opt_disable = true;
         } else if (!strcmp(token, "-cl-kernel-arg-info")) {
