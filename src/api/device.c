@@ -79,6 +79,7 @@ static const char *const spirv_extensions[] = {
     "SPV_KHR_integer_dot_product",         /* cl_khr_integer_dot_product */
     "SPV_KHR_linkonce_odr",                /* cl_khr_spirv_linkonce_odr */
     "SPV_KHR_no_integer_wrap_decoration",  /* cl_khr_spirv_no_integer_wrap_decoration */
+    "SPV_KHR_shader_clock",                /* cl_khr_kernel_clock */
     "SPV_KHR_subgroup_rotate",             /* cl_khr_subgroup_rotate */
 };
 static const cl_uint spirv_capabilities[] = {
@@ -114,6 +115,7 @@ static const cl_uint spirv_capabilities[] = {
     66,   /* GroupNonUniformShuffleRelative */
     67,   /* GroupNonUniformClustered */
     71,   /* UniformDecoration (SPIR-V 1.6; the translator drops its decorations) */
+    5055, /* ShaderClockKHR: cl_khr_kernel_clock */
     5612, /* AtomicFloat32MinMaxEXT: cl_ext_float_atomics */
     5613, /* AtomicFloat64MinMaxEXT */
     5616, /* AtomicFloat16MinMaxEXT */

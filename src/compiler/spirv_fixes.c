@@ -36,6 +36,13 @@
  *    and UniformId (which it drops), OpSDot,
  *    OpUDot and OpSUDot (SPV_KHR_integer_dot_product's opcodes), 1.5's
  *    dynamically uniform OpGroupNonUniformBroadcast index;
+ *  - SPV_KHR_shader_clock's OpReadClockKHR (cl_khr_kernel_clock), which it
+ *    does not know: a call of the library's clock_read_device (a ulong
+ *    result) or clock_read_hilo_device (a uint2), imported functions
+ *    declared before the first function (LinkageAttributes Import, and the
+ *    Linkage capability if the module lacks it); every scope's clock is the
+ *    same counter here (src/builtins/clock.cl). The extension and its
+ *    ShaderClockKHR capability are dropped;
  *  - the OpExtension "SPV_EXT_shader_atomic_float16_add", which it does not
  *    know (cl_ext_float_atomics on half): dropped; it reads the extension's
  *    OpAtomicFAddEXT on half (SPV_EXT_shader_atomic_float_add's opcode) and
@@ -57,21 +64,27 @@
 enum {
     OP_UNDEF = 1,
     OP_EXTENSION = 10,
+    OP_EXT_INST_IMPORT = 11,
     OP_MEMORY_MODEL = 14,
+    OP_CAPABILITY = 17,
     OP_TYPE_BOOL = 20,
     OP_TYPE_INT = 21,
     OP_TYPE_FLOAT = 22,
     OP_TYPE_VECTOR = 23,
     OP_TYPE_STRUCT = 30,
     OP_TYPE_POINTER = 32,
+    OP_TYPE_FUNCTION = 33,
     OP_CONSTANT_FALSE = 42,
     OP_CONSTANT = 43,
     OP_CONSTANT_NULL = 46,
     OP_FUNCTION = 54,
+    OP_FUNCTION_END = 56,
+    OP_FUNCTION_CALL = 57,
     OP_LOAD = 61,
     OP_STORE = 62,
     OP_COPY_MEMORY = 63,
     OP_COPY_MEMORY_SIZED = 64,
+    OP_DECORATE = 71,
     OP_VECTOR_SHUFFLE = 79,
     OP_COMPOSITE_CONSTRUCT = 80,
     OP_COMPOSITE_EXTRACT = 81,
@@ -92,9 +105,14 @@ enum {
     OP_PTR_EQUAL = 401,
     OP_PTR_NOT_EQUAL = 402,
     OP_PTR_DIFF = 403,
+    OP_READ_CLOCK = 5056,
     OP_DECORATE_STRING = 5632,
     OP_MEMBER_DECORATE_STRING = 5633,
     IMAGE_OPERAND_NONTEMPORAL = 0x4000,
+    CAPABILITY_LINKAGE = 5,
+    CAPABILITY_SHADER_CLOCK = 5055,
+    DECORATION_LINKAGE_ATTRIBUTES = 41,
+    LINKAGE_IMPORT = 1,
     VERSION_1_4 = 0x00010400,
     VERSION_1_6 = 0x00010600,
     ADDRESSING_PHYSICAL32 = 1,
@@ -121,6 +139,14 @@ struct facts {
         uint32_t type, size, id;
     } sizes[MAX_ELEMENT_SIZES];
     unsigned num_sizes;
+    /* OpReadClockKHR's functions: [0] for a ulong result, [1] for a uint2:
+     * the result type, the function's and its type's ids (new ones, or an
+     * OpTypeFunction of the module's returning that type) */
+    struct {
+        uint32_t type, function, function_type;
+        bool new_function_type;
+    } clocks[2];
+    bool has_linkage;
 };
 
 struct writer {
@@ -223,6 +249,20 @@ static void learn(struct facts *f, const uint32_t *words, size_t n, uint32_t *bo
                  (f->type_bits[op[1]] || f->vector_length[op[1]] || f->struct_at[op[1]] ||
                   f->pointee[op[1]]))
             f->value_type[op[2]] = op[1];
+        if (opcode == OP_CAPABILITY && length == 2 && op[1] == CAPABILITY_LINKAGE)
+            f->has_linkage = true;
+        if (opcode == OP_READ_CLOCK && length == 4 && op[1] < f->ids) {
+            uint32_t t = op[1];
+            int c = f->type_bits[t] == 64 && f->is_int[t] ? 0
+                    : f->vector_length[t] == 2 && f->component[t] < f->ids &&
+                            f->type_bits[f->component[t]] == 32 && f->is_int[f->component[t]]
+                        ? 1
+                        : -1;
+            if (c >= 0 && !f->clocks[c].function) {
+                f->clocks[c].type = t;
+                f->clocks[c].function = (*bound)++;
+            }
+        }
         if (opcode == OP_PTR_DIFF && length == 5) {
             uint32_t *id = element_size_slot(f, op);
             if (id && !*id)
@@ -230,6 +270,78 @@ static void learn(struct facts *f, const uint32_t *words, size_t n, uint32_t *bo
         }
         at += length;
     }
+}
+
+/* The clock functions' types: the module's OpTypeFunction of no parameters
+ * returning the type, else a new one. */
+static void find_clock_types(struct facts *f, const uint32_t *words, size_t n, uint32_t *bound)
+{
+    for (size_t at = 5; at < n;) {
+        uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
+        if (length == 0 || at + length > n)
+            break;
+        for (int c = 0; c < 2; c++)
+            if (opcode == OP_TYPE_FUNCTION && length == 3 && f->clocks[c].function &&
+                !f->clocks[c].function_type && words[at + 2] == f->clocks[c].type)
+                f->clocks[c].function_type = words[at + 1];
+        at += length;
+    }
+    for (int c = 0; c < 2; c++)
+        if (f->clocks[c].function && !f->clocks[c].function_type) {
+            f->clocks[c].function_type = (*bound)++;
+            f->clocks[c].new_function_type = true;
+        }
+}
+
+/* Where the clock functions' pieces go: the Linkage capability before the
+ * first instruction after the capabilities; their LinkageAttributes
+ * decorations before the first instruction after the annotations (the
+ * first type, constant or variable); their types and declarations before
+ * the first function. */
+static bool after_capabilities(uint32_t opcode)
+{
+    return opcode != OP_CAPABILITY;
+}
+
+static bool after_annotations(uint32_t opcode)
+{
+    /* the debug and annotation instructions, and what precedes them */
+    static const uint16_t before[] = {2,  3,  4,  5,  6,  7,  10,  11,  14,  15,   16,
+                                      17, 71, 72, 73, 74, 75, 330, 331, 332, 5632, 5633};
+    for (unsigned i = 0; i < sizeof before / sizeof before[0]; i++)
+        if (opcode == before[i])
+            return false;
+    return true;
+}
+
+static void emit_clock_linkage(struct writer *w, const struct facts *f)
+{
+    static const char *const names[2] = {"_Z17clock_read_devicev", "_Z22clock_read_hilo_devicev"};
+    for (int c = 0; c < 2; c++) {
+        if (!f->clocks[c].function)
+            continue;
+        uint32_t words[16] = {0, f->clocks[c].function, DECORATION_LINKAGE_ATTRIBUTES};
+        size_t bytes = strlen(names[c]) + 1, name_words = (bytes + 3) / 4;
+        memcpy(words + 3, names[c], bytes); /* the rest of the last word stays 0 */
+        words[3 + name_words] = LINKAGE_IMPORT;
+        words[0] = (uint32_t)(4 + name_words) << 16 | OP_DECORATE;
+        emit(w, words, 4 + name_words);
+    }
+}
+
+static void emit_clock_functions(struct writer *w, const struct facts *f)
+{
+    for (int c = 0; c < 2; c++)
+        if (f->clocks[c].new_function_type)
+            emit_op(w, OP_TYPE_FUNCTION, 2,
+                    (uint32_t[]){f->clocks[c].function_type, f->clocks[c].type});
+    for (int c = 0; c < 2; c++)
+        if (f->clocks[c].function) {
+            emit_op(w, OP_FUNCTION, 4,
+                    (uint32_t[]){f->clocks[c].type, f->clocks[c].function, 0,
+                                 f->clocks[c].function_type});
+            emit_op(w, OP_FUNCTION_END, 0, (uint32_t[]){0});
+        }
 }
 
 /* OpConstantNull of a scalar type as a plain zero constant. */
@@ -434,6 +546,18 @@ static bool fix_bitcast(struct writer *w, const struct facts *f, const uint32_t 
     return true;
 }
 
+/* OpReadClockKHR as a call of the clock function for its result type. */
+static bool fix_read_clock(struct writer *w, const struct facts *f, const uint32_t *op,
+                           uint32_t length)
+{
+    for (int c = 0; c < 2 && length == 4; c++)
+        if (f->clocks[c].function && f->clocks[c].type == op[1]) {
+            emit_op(w, OP_FUNCTION_CALL, 3, (uint32_t[]){op[1], op[2], f->clocks[c].function});
+            return true;
+        }
+    return false;
+}
+
 /* 1.6's Nontemporal image operand cleared (the mask dropped when nothing
  * is left of it and it is the last word). */
 static bool fix_nontemporal(struct writer *w, uint32_t opcode, const uint32_t *op, uint32_t length)
@@ -455,8 +579,14 @@ static bool fix_nontemporal(struct writer *w, uint32_t opcode, const uint32_t *o
  * extension adds. */
 static bool is_unknown_extension(const uint32_t *op, uint32_t length)
 {
-    static const char name[] = "SPV_EXT_shader_atomic_float16_add";
-    return (length - 1) * 4 >= sizeof name && !memcmp(op + 1, name, sizeof name);
+    static const char *const names[] = {"SPV_EXT_shader_atomic_float16_add",
+                                        "SPV_KHR_shader_clock"};
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t size = strlen(names[i]) + 1;
+        if ((length - 1) * 4 >= size && !memcmp(op + 1, names[i], size))
+            return true;
+    }
+    return false;
 }
 
 /* The constants OpPtrDiff divides by, before the first function. */
@@ -487,9 +617,12 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
     size_t changed = 0;
     bool usable = f.type_bits && f.is_int && f.vector_length && f.component && f.pointee &&
                   f.struct_at && f.value_type;
-    if (usable)
+    if (usable) {
         learn(&f, words, n, &w.bound);
-    bool sizes_emitted = false, broken = false;
+        find_clock_types(&f, words, n, &w.bound);
+    }
+    bool sizes_emitted = false, broken = false, linkage_emitted = false,
+         decorations_emitted = false;
     emit(&w, words, 5);
     for (size_t at = 5; at < n && usable && !w.failed;) {
         uint32_t opcode = words[at] & 0xffff, length = words[at] >> 16;
@@ -500,8 +633,20 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
         }
         const uint32_t *op = words + at;
         at += length;
+        bool clocks = f.clocks[0].function || f.clocks[1].function;
+        if (clocks && !linkage_emitted && after_capabilities(opcode)) {
+            if (!f.has_linkage)
+                emit_op(&w, OP_CAPABILITY, 1, (uint32_t[]){CAPABILITY_LINKAGE});
+            linkage_emitted = true;
+        }
+        if (clocks && !decorations_emitted && after_annotations(opcode)) {
+            emit_clock_linkage(&w, &f);
+            decorations_emitted = true;
+        }
         if (opcode == OP_FUNCTION && !sizes_emitted) {
             emit_sizes(&w, &f);
+            if (clocks)
+                emit_clock_functions(&w, &f);
             sizes_emitted = true;
         }
         bool fixed = false;
@@ -519,6 +664,8 @@ void *cc_spirv_translator_fixes(const void *il, size_t size, size_t *out_size)
         case OP_MEMBER_DECORATE_STRING: fixed = true; break;
         case OP_BITCAST: fixed = fix_bitcast(&w, &f, op, length); break;
         case OP_EXTENSION: fixed = is_unknown_extension(op, length); break;
+        case OP_CAPABILITY: fixed = length == 2 && op[1] == CAPABILITY_SHADER_CLOCK; break;
+        case OP_READ_CLOCK: fixed = fix_read_clock(&w, &f, op, length); break;
         case OP_IMAGE_SAMPLE_EXPLICIT_LOD:
         case OP_IMAGE_FETCH:
         case OP_IMAGE_READ:

@@ -3,6 +3,8 @@
  * malformed IL refused or failing with a build log, never a crash. */
 #include <limits.h>
 
+#include <x86intrin.h>
+
 #include "../harness.h"
 
 /* Runs spec_constants.spv's kernel over 64 work-items; every result must
@@ -236,6 +238,32 @@ static void test_float_atomics(struct harness *h)
     CHECK(lo == 0 && hi == N - 1);
     clReleaseMemObject(df), clReleaseMemObject(dd), clReleaseMemObject(dh);
     clReleaseMemObject(dlo), clReleaseMemObject(dhi);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
+/* shader_clock.spv: SPV_KHR_shader_clock's OpReadClockKHR (cl_khr_kernel_clock)
+ * at device and sub-group scope, as a ulong and a uint2: read in order,
+ * between the host's time-stamp counter before and after the launch (the
+ * device's clocks are that counter, src/builtins/clock.cl). */
+static void test_shader_clock(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "shader_clock.spv", "shader_clock", &program);
+    if (!k)
+        return;
+    cl_ulong out[3] = {0, 0, 0};
+    cl_mem dout = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    CHECK_OK(harness_args(k, 1, ARG(dout)));
+    size_t one = 1;
+    CHECK_OK(clFinish(h->queue));
+    cl_ulong before = __rdtsc();
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clFinish(h->queue));
+    cl_ulong after = __rdtsc();
+    CHECK_OK(clEnqueueReadBuffer(h->queue, dout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK(before <= out[0] && out[0] <= out[1] && out[1] <= out[2] && out[2] <= after);
+    clReleaseMemObject(dout);
     clReleaseKernel(k);
     clReleaseProgram(program);
 }
@@ -635,6 +663,7 @@ int main(void)
     test_linkonce_odr(&h);
     test_bit_dot(&h);
     test_float_atomics(&h);
+    test_shader_clock(&h);
     test_spirv_queries(&h);
     test_image_coords(&h);
     harness_close(&h);
