@@ -67,6 +67,48 @@ ASYNC_ALL(float)
 ASYNC_ALL(double)
 ASYNC_ALL(half)
 
+/* cl_khr_extended_async_copies (OpenCL C 3.0, "Extended Async Copy
+ * Functions"): 2D and 3D copies of elements of any size between global and
+ * local memory, offsets, line lengths and plane areas in elements. Shared
+ * out by lines: work-item i copies lines i, i + group size, ... of all the
+ * planes' lines, each byte by byte. */
+static void copy_lines(char *dst, size_t dst_offset, const char *src, size_t src_offset,
+                       size_t element, size_t per_line, size_t lines, size_t planes,
+                       size_t src_line, size_t src_plane, size_t dst_line, size_t dst_plane)
+{
+    size_t bytes = per_line * element;
+    for (size_t l = group_item(); l < lines * planes; l += group_size()) {
+        size_t plane = l / lines, line = l % lines;
+        const char *s = src + (src_offset + plane * src_plane + line * src_line) * element;
+        char *d = dst + (dst_offset + plane * dst_plane + line * dst_line) * element;
+        for (size_t b = 0; b < bytes; b++)
+            d[b] = s[b];
+    }
+}
+
+#define ASYNC_2D3D(DST_AS, SRC_AS)                                                             \
+    OVL event_t async_work_group_copy_2D2D(DST_AS void *dst, size_t dst_offset,                \
+                                           const SRC_AS void *src, size_t src_offset,          \
+                                           size_t element, size_t per_line, size_t lines,      \
+                                           size_t src_line, size_t dst_line, event_t event)    \
+    {                                                                                          \
+        copy_lines((char *)dst, dst_offset, (const char *)src, src_offset, element, per_line, \
+                   lines, 1, src_line, 0, dst_line, 0);                                        \
+        return event;                                                                          \
+    }                                                                                          \
+    OVL event_t async_work_group_copy_3D3D(DST_AS void *dst, size_t dst_offset,                \
+                                           const SRC_AS void *src, size_t src_offset,          \
+                                           size_t element, size_t per_line, size_t lines,      \
+                                           size_t planes, size_t src_line, size_t src_plane,   \
+                                           size_t dst_line, size_t dst_plane, event_t event)   \
+    {                                                                                          \
+        copy_lines((char *)dst, dst_offset, (const char *)src, src_offset, element, per_line, \
+                   lines, planes, src_line, src_plane, dst_line, dst_plane);                   \
+        return event;                                                                          \
+    }
+ASYNC_2D3D(__local, __global)
+ASYNC_2D3D(__global, __local)
+
 /* 6.13.10: waits for the copies of the group, which every work-item did its
  * part of before it arrived here. */
 OVL void wait_group_events(int num_events, event_t *event_list)

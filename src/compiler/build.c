@@ -70,12 +70,14 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
  * modes): each is in device_extensions and -D'd at every compile. All are
  * built-in functions: src/builtins/workgroup.cl (sub-groups) and
  * integer.cl (bit operations, dot products), clock.cl (kernel clocks),
- * atomic.cl (floating-point atomics), but cl_khr_expect_assume's
+ * atomic.cl (floating-point atomics), async.cl (2D and 3D async copies,
+ * declared by the prelude below, as Clang 19 does not), but cl_khr_expect_assume's
  * __builtin_expect and __builtin_assume, which are Clang's (from SPIR-V,
  * the translator's llvm.expect and llvm.assume). */
 #define HEADER_EXTENSIONS(X)                                                                       \
     X(cl_ext_float_atomics)                                                                        \
     X(cl_khr_expect_assume)                                                                        \
+    X(cl_khr_extended_async_copies)                                                                \
     X(cl_khr_extended_bit_ops)                                                                     \
     X(cl_khr_integer_dot_product)                                                                  \
     X(cl_khr_kernel_clock)                                                                         \
@@ -104,6 +106,23 @@ const char *cc_device_extensions(void)
 {
     return device_extensions;
 }
+
+/* Included before every program's source (cc_frontend_compile): the
+ * built-ins of the device's extensions that Clang 19's headers do not
+ * declare, each defined in the library (src/builtins/). */
+static const char prelude[] =
+    "#ifdef cl_khr_extended_async_copies\n"
+    "#define CPUCL_OVL __attribute__((overloadable))\n"
+    "event_t CPUCL_OVL async_work_group_copy_2D2D(__local void *, size_t, const __global void *,\n"
+    "    size_t, size_t, size_t, size_t, size_t, size_t, event_t);\n"
+    "event_t CPUCL_OVL async_work_group_copy_2D2D(__global void *, size_t, const __local void *,\n"
+    "    size_t, size_t, size_t, size_t, size_t, size_t, event_t);\n"
+    "event_t CPUCL_OVL async_work_group_copy_3D3D(__local void *, size_t, const __global void *,\n"
+    "    size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, event_t);\n"
+    "event_t CPUCL_OVL async_work_group_copy_3D3D(__global void *, size_t, const __local void *,\n"
+    "    size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, size_t, event_t);\n"
+    "#undef CPUCL_OVL\n"
+    "#endif\n";
 
 /* --- build log --- */
 
@@ -336,7 +355,8 @@ static cl_int front(const char *source, const struct cc_options *options, const 
     cl_int err = CL_SUCCESS;
     LLVMModuleRef module = NULL;
     char *clang_text = NULL;
-    int status = cc_frontend_compile(context, source, strlen(source), all, n, &module, &clang_text);
+    int status =
+        cc_frontend_compile(context, source, strlen(source), prelude, all, n, &module, &clang_text);
     if (clang_text)
         cc_log_append(log, clang_text, strlen(clang_text));
     free(clang_text);

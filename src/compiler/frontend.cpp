@@ -32,7 +32,7 @@ static char *copy_text(const std::string &text)
 }
 
 extern "C" int cc_frontend_compile(LLVMContextRef context, const char *source, size_t length,
-                                   const char *const *args, unsigned num_args,
+                                   const char *prelude, const char *const *args, unsigned num_args,
                                    LLVMModuleRef *module, char **diagnostics)
 {
     static const char main_file[] = "input.cl";
@@ -62,10 +62,12 @@ extern "C" int cc_frontend_compile(LLVMContextRef context, const char *source, s
         frontend.ProgramAction = clang::frontend::EmitLLVMOnly;
         // The source lives in memory under a name; the preprocessor owns
         // (and frees) the buffer.
+        // The prelude goes first, then a #line that gives the source its own
+        // line numbers in diagnostics.
+        std::string text_in = prelude ? std::string(prelude) + "#line 1 \"input.cl\"\n" : "";
+        text_in.append(source, length);
         invocation->getPreprocessorOpts().addRemappedFile(
-            main_file,
-            llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source, length), main_file)
-                .release());
+            main_file, llvm::MemoryBuffer::getMemBufferCopy(text_in, main_file).release());
         invocation->getDiagnosticOpts().ShowColors = false;
 
         clang::CompilerInstance instance;
