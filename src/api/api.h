@@ -84,12 +84,30 @@ cl_int api_submit(struct rt_command *command, cl_uint num_events, const cl_event
  * lies in; 0 when it lies in none. */
 size_t api_svm_room(cl_context context, const void *pointer);
 
+/* cl_ext_immutable_memory_objects (not in Debian 12's headers): a memory
+ * object no command may change after its creation. */
+#ifndef CL_MEM_IMMUTABLE_EXT
+#define CL_MEM_IMMUTABLE_EXT ((cl_mem_flags)1 << 6)
+#endif
+/* Flags that let commands write a memory object, which an immutable one may
+ * not have (API 5.2.1, 5.3.1). */
+#define API_MEM_WRITABLE_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_HOST_WRITE_ONLY)
+
 /* 5.2.1, table 5.3: whether buffer (and image) flags are valid together. */
 int api_valid_buffer_flags(cl_mem_flags flags);
 
+/* Whether commands may not write `mem` (CL_MEM_IMMUTABLE_EXT): writes,
+ * copies and fills into it and maps for writing answer
+ * CL_INVALID_OPERATION. */
+static inline int api_mem_immutable(cl_mem mem)
+{
+    return (mem->flags & CL_MEM_IMMUTABLE_EXT) != 0;
+}
+
 /* 5.2.2: the flags of an object made over `parent` (a sub-buffer, an image
  * from a buffer or from another image): what `flags` do not say is
- * inherited, and no access the parent forbids may be asked for. */
+ * inherited (immutability too), and no access the parent forbids may be
+ * asked for. */
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
 /* A new memory object of `context` (held) with its type and flags set and
  * its lock ready; NULL when out of memory. */

@@ -100,7 +100,7 @@ static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
         return err;
     cl_mem_flags forbidden = is_read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
                                      : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-    if (image->flags & forbidden)
+    if ((image->flags & forbidden) || (!is_read && api_mem_immutable(image)))
         return CL_INVALID_OPERATION;
     const struct cc_image *im = &image->image;
     char *pixels = box_address(image, origin);
@@ -160,6 +160,8 @@ clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t 
         return err;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(dst))
+        return CL_INVALID_OPERATION;
     if (src->storage == dst->storage && boxes_meet(src_origin, dst_origin, region))
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = api_new_box_copy(
@@ -197,6 +199,8 @@ clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
     cl_int err = check_image_buffer(queue, src, dst, src_origin, region, dst_offset);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(dst))
+        return CL_INVALID_OPERATION;
     size_t row = region[0] * element_size(src);
     struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row, row * region[1],
@@ -212,6 +216,8 @@ clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_
     cl_int err = check_image_buffer(queue, dst, src, dst_origin, region, src_offset);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(dst))
+        return CL_INVALID_OPERATION;
     size_t row = region[0] * element_size(dst);
     struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
@@ -234,6 +240,8 @@ clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *fill_color,
     if ((err = check_box(image, origin, region)) ||
         (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(image))
+        return CL_INVALID_OPERATION;
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_FILL_IMAGE);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
@@ -258,17 +266,21 @@ clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map
                   cl_event *event, cl_int *errcode_ret)
 {
     cl_int err = check_queue_image(queue, image);
-    bool needs_slice = image->type == CL_MEM_OBJECT_IMAGE3D ||
-                       image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                       image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    bool needs_slice = !err && (image->type == CL_MEM_OBJECT_IMAGE3D ||
+                                image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                                image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY);
     if (!err)
         err = check_box(image, origin, region);
-    if (!err && (!row_pitch || (needs_slice && !slice_pitch) || !api_valid_map_flags(flags)))
+    if (!err && !api_valid_map_flags(flags))
+        err = CL_INVALID_VALUE;
+    /* an access the image forbids comes before the pitches (the CTS's
+     * negative_enqueue_map_image passes none with an immutable image) */
+    if (!err && api_map_forbidden(image, flags))
+        err = CL_INVALID_OPERATION;
+    if (!err && (!row_pitch || (needs_slice && !slice_pitch)))
         err = CL_INVALID_VALUE;
     if (!err)
         err = api_check_wait_list(queue->context, num_events, wait_list);
-    if (!err && api_map_forbidden(image, flags))
-        err = CL_INVALID_OPERATION;
     if (err)
         goto fail;
     char *pointer = box_address(image, origin);

@@ -116,7 +116,8 @@ clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking, si
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
-    if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+    if ((buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) ||
+        api_mem_immutable(buffer))
         return CL_INVALID_OPERATION;
     struct rt_command *command =
         new_copy(queue, CL_COMMAND_WRITE_BUFFER, buffer->storage + offset, ptr, size);
@@ -152,6 +153,8 @@ clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_o
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(dst))
+        return CL_INVALID_OPERATION;
     if (root_storage(src) == root_storage(dst) &&
         ranges_overlap(src->storage + src_offset, size, dst->storage + dst_offset, size))
         return CL_MEM_COPY_OVERLAP;
@@ -176,6 +179,8 @@ clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(buffer))
+        return CL_INVALID_OPERATION;
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_FILL_BUFFER);
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
@@ -264,7 +269,7 @@ static cl_int rect_transfer(cl_command_queue queue, cl_mem buffer, cl_bool block
         return err;
     cl_mem_flags forbidden = is_read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
                                      : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-    if (buffer->flags & forbidden)
+    if ((buffer->flags & forbidden) || (!is_read && api_mem_immutable(buffer)))
         return CL_INVALID_OPERATION;
     struct rt_command *command =
         is_read ? new_rect_copy(queue, CL_COMMAND_READ_BUFFER_RECT, ptr, &h, buffer->storage, &b, region)
@@ -322,6 +327,8 @@ clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const si
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
+    if (api_mem_immutable(dst))
+        return CL_INVALID_OPERATION;
     if (src == dst ? boxes_overlap(src_origin, dst_origin, region)
                    : root_storage(src) == root_storage(dst) &&
                          ranges_overlap(src->storage + s.offset, s.extent,
@@ -343,9 +350,11 @@ bool api_valid_map_flags(cl_map_flags flags)
 
 bool api_map_forbidden(cl_mem mem, cl_map_flags flags)
 {
-    return ((flags & CL_MAP_READ) && (mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
+    return ((flags & CL_MAP_READ) &&
+            (mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) ||
            ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-            (mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)));
+            ((mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) ||
+             api_mem_immutable(mem)));
 }
 
 cl_int api_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type, void *pointer,

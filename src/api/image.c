@@ -232,6 +232,19 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         goto fail;
     if (parent && parent->type != CL_MEM_OBJECT_BUFFER)
         row_pitch = parent->desc.image_row_pitch; /* the parent image's rows */
+    /* cl_ext_immutable_memory_objects (API 5.3.1): an immutable image gets
+     * its contents at creation or from the object it is made over, and an
+     * image over an immutable object must say it is immutable */
+    if ((flags & CL_MEM_IMMUTABLE_EXT) && !parent &&
+        !(flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR))) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
+    if (parent && api_valid_mem(parent) && api_mem_immutable(parent) &&
+        !(flags & CL_MEM_IMMUTABLE_EXT)) {
+        err = CL_INVALID_VALUE;
+        goto fail;
+    }
     cl_mem_flags own_flags = flags;
     if (parent && (err = api_derived_mem_flags(parent, flags, &own_flags))) {
         goto fail;
@@ -245,7 +258,8 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
         goto fail;
     }
-    if (!(own_flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
+    if (!(own_flags &
+          (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_IMMUTABLE_EXT)))
         own_flags |= CL_MEM_READ_WRITE;
 
     mem = api_mem_new(context, d.image_type, own_flags);
@@ -365,7 +379,7 @@ clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object
     cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
                          CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
                          CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
-                         CL_MEM_KERNEL_READ_AND_WRITE;
+                         CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_IMMUTABLE_EXT;
     if ((flags & ~known) || !is_image_type(type) || (num_entries == 0 && formats))
         return CL_INVALID_VALUE;
     cl_uint n = rt_image_formats(type, flags, formats, num_entries);

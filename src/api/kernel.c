@@ -120,6 +120,12 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
         if (mem && (!api_valid_mem(mem) || mem->type != CL_MEM_OBJECT_BUFFER))
             return CL_INVALID_MEM_OBJECT;
+        /* cl_ext_immutable_memory_objects: a buffer no command may change
+         * cannot back a pointer the kernel may write through (to non-const
+         * global memory; the CTS's negative_set_immutable_memory_to_
+         * writeable_kernel_arg) */
+        if (mem && api_mem_immutable(mem) && !(arg->type_qualifier & CL_KERNEL_ARG_TYPE_CONST))
+            return CL_INVALID_ARG_VALUE;
         state->mem = mem;
         state->is_svm = false;
         break;
@@ -147,11 +153,11 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         if (!api_is_image(image))
             return CL_INVALID_MEM_OBJECT;
         /* 5.9.2: a read_only argument cannot take a write-only image, nor
-         * a write_only one a read-only image. */
+         * a write_only one a read-only or immutable image. */
         if ((arg->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
              (image->flags & CL_MEM_WRITE_ONLY)) ||
             (arg->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
-             (image->flags & CL_MEM_READ_ONLY)))
+             (image->flags & (CL_MEM_READ_ONLY | CL_MEM_IMMUTABLE_EXT))))
             return CL_INVALID_ARG_VALUE;
         state->mem = image;
         state->is_svm = false;

@@ -1,4 +1,5 @@
 /* memory.c - buffers and sub-buffers (API spec 5.2, 5.4). */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "api/api.h"
@@ -6,7 +7,7 @@
 #define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
 #define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-#define BUFFER_FLAGS (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS)
+#define BUFFER_FLAGS (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_IMMUTABLE_EXT)
 
 static int more_than_one(cl_mem_flags flags)
 {
@@ -21,6 +22,9 @@ int api_valid_buffer_flags(cl_mem_flags flags)
     if (more_than_one(flags & ACCESS_FLAGS) || more_than_one(flags & HOST_ACCESS_FLAGS))
         return 0;
     if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return 0;
+    /* cl_ext_immutable_memory_objects: nothing that would let it be written */
+    if ((flags & CL_MEM_IMMUTABLE_EXT) && (flags & API_MEM_WRITABLE_FLAGS))
         return 0;
     return 1;
 }
@@ -43,7 +47,10 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         }
         num_properties = 1;
     }
-    if (!api_valid_buffer_flags(flags)) {
+    /* an immutable buffer gets its contents at creation (API 5.2.1) */
+    if (!api_valid_buffer_flags(flags) ||
+        ((flags & CL_MEM_IMMUTABLE_EXT) &&
+         !(flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))) {
         err = CL_INVALID_VALUE;
         goto fail;
     }
@@ -62,7 +69,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         err = CL_INVALID_BUFFER_SIZE;
         goto fail;
     }
-    if (!(flags & ACCESS_FLAGS))
+    if (!(flags & (ACCESS_FLAGS | CL_MEM_IMMUTABLE_EXT)))
         flags |= CL_MEM_READ_WRITE;
 
     cl_mem mem = api_mem_new(context, CL_MEM_OBJECT_BUFFER, flags);
@@ -129,11 +136,14 @@ cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags fla
 
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
 {
-    if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS))
+    if (flags & ~(cl_mem_flags)(ACCESS_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_IMMUTABLE_EXT))
         return CL_INVALID_VALUE;
     if (more_than_one(flags & ACCESS_FLAGS) || more_than_one(flags & HOST_ACCESS_FLAGS))
         return CL_INVALID_VALUE;
     cl_mem_flags p = parent->flags;
+    bool immutable = (flags | p) & CL_MEM_IMMUTABLE_EXT;
+    if (immutable && (flags & API_MEM_WRITABLE_FLAGS))
+        return CL_INVALID_VALUE;
     if ((p & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
         return CL_INVALID_VALUE;
     if ((p & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
@@ -145,6 +155,8 @@ cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *ou
     if ((p & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
         return CL_INVALID_VALUE;
     cl_mem_flags result = p & HOST_PTR_FLAGS;
+    if (immutable)
+        result |= CL_MEM_IMMUTABLE_EXT;
     result |= (flags & ACCESS_FLAGS) ? (flags & ACCESS_FLAGS) : (p & ACCESS_FLAGS);
     result |= (flags & HOST_ACCESS_FLAGS) ? (flags & HOST_ACCESS_FLAGS) : (p & HOST_ACCESS_FLAGS);
     *out = result;
