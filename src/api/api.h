@@ -34,6 +34,10 @@ static inline int api_valid_program(cl_program p) { return rt_object_valid(p, RT
 static inline int api_valid_kernel(cl_kernel k) { return rt_object_valid(k, RT_KERNEL); }
 static inline int api_valid_event(cl_event e) { return rt_object_valid(e, RT_EVENT); }
 static inline int api_valid_sampler(cl_sampler s) { return rt_object_valid(s, RT_SAMPLER); }
+static inline int api_valid_semaphore(cl_semaphore_khr s)
+{
+    return rt_object_valid(s, RT_SEMAPHORE);
+}
 
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at

@@ -151,12 +151,20 @@ static const struct {
     void *address;
 } extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
-    {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL}, /* cl_khr_il_program */
+    {"clCreateProgramWithILKHR", (void *)clCreateProgramWithIL},        /* cl_khr_il_program */
     {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR}, /* cl_khr_subgroups */
     {"clCreateCommandQueueWithPropertiesKHR", /* cl_khr_create_command_queue */
      (void *)clCreateCommandQueueWithPropertiesKHR},
     {"clGetKernelSuggestedLocalWorkSizeKHR", /* cl_khr_suggested_local_work_size */
      (void *)clGetKernelSuggestedLocalWorkSizeKHR},
+    /* cl_khr_semaphore (semaphore.c) */
+    {"clCreateSemaphoreWithPropertiesKHR", (void *)clCreateSemaphoreWithPropertiesKHR},
+    {"clEnqueueWaitSemaphoresKHR", (void *)clEnqueueWaitSemaphoresKHR},
+    {"clEnqueueSignalSemaphoresKHR", (void *)clEnqueueSignalSemaphoresKHR},
+    {"clGetSemaphoreInfoKHR", (void *)clGetSemaphoreInfoKHR},
+    {"clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR},
+    {"clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR},
+    {"clGetSemaphoreHandleForTypeKHR", (void *)clGetSemaphoreHandleForTypeKHR}, /* not_offered.c */
 };
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)

@@ -148,6 +148,16 @@ static void destroy_sampler(cl_sampler sampler)
     rt_object_unhold(RT_OBJ(sampler->context));
 }
 
+static void destroy_semaphore(cl_semaphore_khr semaphore)
+{
+    if (semaphore->signal)
+        rt_object_release(RT_OBJ(semaphore->signal));
+    if (semaphore->waiter)
+        rt_object_release(RT_OBJ(semaphore->waiter));
+    pthread_mutex_destroy(&semaphore->lock);
+    rt_object_unhold(RT_OBJ(semaphore->context));
+}
+
 /* Only sub-devices are ever destroyed: the root device lives as long as
  * the process. */
 static void destroy_device(cl_device_id device)
@@ -182,6 +192,7 @@ void rt_object_destroy(struct rt_object *object)
     case RT_EVENT: destroy_event((cl_event)object); break;
     case RT_DEVICE: destroy_device((cl_device_id)object); break;
     case RT_SAMPLER: destroy_sampler((cl_sampler)object); break;
+    case RT_SEMAPHORE: destroy_semaphore((cl_semaphore_khr)object); break;
     case RT_PLATFORM:
     case RT_TYPE_COUNT:
         break;

@@ -33,6 +33,7 @@ enum rt_type {
     RT_KERNEL,
     RT_EVENT,
     RT_SAMPLER,
+    RT_SEMAPHORE,
     RT_TYPE_COUNT
 };
 

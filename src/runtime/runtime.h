@@ -10,6 +10,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include <CL/cl_ext.h>
+
 #include "builtins/image.h"
 #include "compiler/compiler.h"
 #include "devices/cpu/cpu.h"
@@ -192,6 +194,22 @@ struct _cl_event {
     cl_ulong times[5];                   /* queued, submit, start, end, complete (ns) */
     bool ended;                          /* times[3] recorded before completion */
     bool profiled;                       /* its queue has CL_QUEUE_PROFILING_ENABLE */
+};
+
+/* cl_khr_semaphore: a binary semaphore (src/api/semaphore.c). `signal` is
+ * the event of the last signal command no wait has taken yet; `waiter` a
+ * user event that a wait enqueued before any signal depends on, which the
+ * next signal's completion completes. Each is held (an application-style
+ * reference) or NULL. */
+struct _cl_semaphore_khr {
+    struct rt_object obj;
+    cl_context context;  /* held */
+    cl_device_id device; /* the device it is for */
+    cl_semaphore_properties_khr properties[6];
+    size_t num_properties; /* entries incl. the terminating 0 */
+    pthread_mutex_t lock;  /* guards signal and waiter */
+    cl_event signal;
+    cl_event waiter;
 };
 
 struct rt_event_list {
