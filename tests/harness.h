@@ -251,6 +251,19 @@ static inline unsigned char *harness_load_file(const char *path, size_t *size)
     return data;
 }
 
+/* Whether the device reports `name`, a whole word of CL_DEVICE_EXTENSIONS. */
+static inline int harness_has_extension(const struct harness *h, const char *name)
+{
+    char extensions[8192] = "";
+    if (clGetDeviceInfo(h->device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL))
+        return 0;
+    size_t n = strlen(name);
+    for (const char *p = extensions; (p = strstr(p, name)); p += n)
+        if ((p == extensions || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
 /* Builds source; on failure prints the build log and returns NULL. */
 static inline cl_program harness_build(struct harness *h, const char *source, const char *options)
 {

@@ -23,8 +23,8 @@
  * A short, damaged or foreign file is a miss; the build then compiles and
  * writes the entry again. Nothing here ever fails a build.
  *
- * Size: after each store, when the folder's entries add up to more than
- * CPUCL_CACHE_MAX_SIZE bytes (default 1 GiB), the least recently used go
+ * Size: after each store, when the folder's entries take more than
+ * CPUCL_CACHE_MAX_SIZE bytes of disk (default 1 GiB), the least recently used go
  * until they fit; a hit sets its entry's access time (explicitly, since
  * file systems mounted relatime or noatime would not), so "used" means
  * loaded or stored.
@@ -657,9 +657,13 @@ static unsigned long long max_size(void)
     return *end ? DEFAULT_MAX_SIZE : value;
 }
 
+/* A program's entry is named by its key in hex; a part's code entry has
+ * CODE_SUFFIX after it. */
+#define CODE_SUFFIX ".o"
+
 struct file_use {
-    char name[2 * CC_SHA256_SIZE + 1];
-    unsigned long long size;
+    char name[2 * CC_SHA256_SIZE + sizeof CODE_SUFFIX]; /* either name, NUL-terminated */
+    unsigned long long size;                            /* bytes it takes on disk */
     struct timespec used;
 };
 
@@ -671,10 +675,6 @@ static int older_first(const void *a, const void *b)
         return x->tv_sec < y->tv_sec ? -1 : 1;
     return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
 }
-
-/* A program's entry is named by its key in hex; a part's code entry has
- * CODE_SUFFIX after it. */
-#define CODE_SUFFIX ".o"
 
 static bool is_entry_name(const char *name)
 {
@@ -715,8 +715,12 @@ static void evict(const char *dir)
             files = grown;
             capacity = more;
         }
-        memcpy(files[count].name, e->d_name, sizeof files[count].name);
-        files[count].size = (unsigned long long)status.st_size;
+        /* is_entry_name bounded the length: a code entry's name and its
+         * NUL fit (a name without its NUL would be unlinked as another) */
+        snprintf(files[count].name, sizeof files[count].name, "%s", e->d_name);
+        /* the blocks it holds: thousands of entries of a few hundred
+         * bytes take 4 KiB each */
+        files[count].size = (unsigned long long)status.st_blocks * 512;
         files[count].used = status.st_atim;
         total += files[count].size;
         count++;
@@ -742,6 +746,7 @@ static bool time_to_scan(size_t bytes)
 {
     static atomic_bool scanned;
     static _Atomic unsigned long long written;
+    bytes = (bytes + 4095) & ~(size_t)4095; /* in blocks, as the bound counts */
     unsigned long long total = atomic_fetch_add(&written, bytes) + bytes;
     if (atomic_exchange(&scanned, true) && total < max_size() / 16)
         return false;

@@ -196,9 +196,7 @@ static void test_images(struct harness *h, cl_program program)
 int main(void)
 {
     struct harness h = harness_open();
-    char extensions[4096] = "";
-    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
-    CHECK(strstr(extensions, "cl_ext_immutable_memory_objects") != NULL);
+    CHECK(harness_has_extension(&h, "cl_ext_immutable_memory_objects"));
     cl_program program = harness_build(&h, source, NULL);
     REQUIRE(program);
     test_buffers(&h, program);

@@ -48,9 +48,7 @@ static void copy(unsigned char *dst, size_t dst_offset, const unsigned char *src
 int main(void)
 {
     struct harness h = harness_open();
-    char extensions[4096] = "";
-    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
-    CHECK(strstr(extensions, "cl_khr_extended_async_copies") != NULL);
+    CHECK(harness_has_extension(&h, "cl_khr_extended_async_copies"));
     cl_program program = harness_build(&h, source, NULL);
     REQUIRE(program);
     cl_int err;

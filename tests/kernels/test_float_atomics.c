@@ -250,9 +250,7 @@ static void test_half_slots(struct harness *h, cl_program program)
 int main(void)
 {
     struct harness h = harness_open();
-    char extensions[4096] = "";
-    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
-    CHECK(strstr(extensions, "cl_ext_float_atomics") != NULL);
+    CHECK(harness_has_extension(&h, "cl_ext_float_atomics"));
     /* CL_DEVICE_SINGLE/DOUBLE/HALF_FP_ATOMIC_CAPABILITIES_EXT: load/store,
      * add and min/max, global (bits 0-2) and local (bits 16-18) */
     for (cl_device_info query = 0x4231; query <= 0x4233; query++) {

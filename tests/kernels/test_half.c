@@ -236,9 +236,7 @@ enum { NSPECIAL = sizeof specials / sizeof specials[0] };
 
 static void test_device(struct harness *h)
 {
-    char extensions[4096] = "";
-    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
-    CHECK(strstr(extensions, "cl_khr_fp16") != NULL);
+    CHECK(harness_has_extension(h, "cl_khr_fp16"));
     cl_device_fp_config config = 0;
     CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_HALF_FP_CONFIG, sizeof config, &config, NULL));
     cl_device_fp_config needed = CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;

@@ -128,9 +128,7 @@ static void run(struct harness *h, cl_program program, size_t global, size_t loc
 int main(void)
 {
     struct harness h = harness_open();
-    char extensions[4096] = "";
-    CHECK_OK(clGetDeviceInfo(h.device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL));
-    CHECK(strstr(extensions, "cl_khr_subgroup_extended_types") != NULL);
+    CHECK(harness_has_extension(&h, "cl_khr_subgroup_extended_types"));
     cl_program program = harness_build(&h, source, "-cl-std=CL2.0 -DRESULTS=87");
     REQUIRE(program);
     static const size_t locals[] = {1, 7, 64, 100, 256};
