@@ -23,22 +23,28 @@
  * A short, damaged or foreign file is a miss; the build then compiles and
  * writes the entry again. Nothing here ever fails a build.
  *
- * Size: after each store, when the folder's entries take more than
- * CPUCL_CACHE_MAX_SIZE bytes of disk (default 1 GiB), the least recently used go
- * until they fit; a hit sets its entry's access time (explicitly, since
- * file systems mounted relatime or noatime would not), so "used" means
- * loaded or stored.
+ * Size: when the folder's entries take more than CPUCL_CACHE_MAX_SIZE
+ * bytes of disk (default 1 GiB), the least recently used go until they
+ * fit; a hit sets its entry's access time (explicitly, since file systems
+ * mounted relatime or noatime would not), so "used" means loaded or stored.
+ * What the entries take is kept in the folder's ledger (LEDGER: the total,
+ * eight bytes, under flock): each store adds its blocks, and only a store
+ * that takes the total past the bound, or finds no ledger, scans the
+ * folder (a stat per entry: a second for a full folder), evicts down to
+ * seven eighths of the bound and writes the true total. A store over an entry, or an entry removed
+ * by hand, makes the ledger count high, which the next scan corrects.
  */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -690,9 +696,54 @@ static bool is_entry_name(const char *name)
     return true;
 }
 
-/* Removes the least recently used entries of `dir` until the rest fit in
- * the bound. Only files named like entries count and go; a file another
- * process removed first is simply gone. */
+#define LEDGER ".usage"
+
+/* Opens the ledger of `dir` (creating it when `create`) and locks it; -1
+ * when it cannot. */
+static int open_ledger(const char *dir, bool create)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/" LEDGER, dir) >= (int)sizeof path)
+        return -1;
+    int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+    if (fd >= 0 && flock(fd, LOCK_EX)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Adds `bytes` to the ledger: the new total, or ULLONG_MAX when there is no
+ * readable ledger (then the caller scans). */
+static unsigned long long ledger_add(const char *dir, unsigned long long bytes)
+{
+    int fd = open_ledger(dir, false);
+    if (fd < 0)
+        return ULLONG_MAX;
+    unsigned long long total;
+    if (pread(fd, &total, sizeof total, 0) != sizeof total)
+        total = ULLONG_MAX;
+    else if ((total += bytes, pwrite(fd, &total, sizeof total, 0) != sizeof total))
+        total = ULLONG_MAX;
+    close(fd); /* and unlocks */
+    return total;
+}
+
+static void ledger_set(const char *dir, unsigned long long total)
+{
+    int fd = open_ledger(dir, true);
+    if (fd < 0)
+        return;
+    if (pwrite(fd, &total, sizeof total, 0) != sizeof total)
+        (void)ftruncate(fd, 0); /* unreadable: the next store scans */
+    close(fd);
+}
+
+/* When the entries of `dir` take more than the bound, removes the least
+ * recently used until the rest take seven eighths of it; writes what is
+ * left to the ledger. Only files named like
+ * entries count and go; a file another process removed first is simply
+ * gone. */
 static void evict(const char *dir)
 {
     unsigned long long limit = max_size(), total = 0;
@@ -725,33 +776,18 @@ static void evict(const char *dir)
         total += files[count].size;
         count++;
     }
+    /* down to seven eighths of the bound, so that the stores that follow
+     * do not each scan again */
     if (total > limit) {
+        unsigned long long target = limit - limit / 8;
         qsort(files, count, sizeof *files, older_first);
-        for (size_t i = 0; i < count && total > limit; i++)
+        for (size_t i = 0; i < count && total > target; i++)
             if (unlinkat(fd, files[i].name, 0) == 0 || errno == ENOENT)
                 total -= files[i].size;
     }
     free(files);
     closedir(folder);
-}
-
-/* Whether this store should scan the folder for the bound. A scan reads
- * every entry's size and time (a stat each): done at every store it made
- * each build cost O(entries), most of the build time once the folder held
- * thousands (the CTS's test_c11_atomics builds one program per case). So
- * a process scans at its first store and then each time it has written a
- * sixteenth of the bound since its last scan: the folder may pass the
- * bound by that much per process, never by more. */
-static bool time_to_scan(size_t bytes)
-{
-    static atomic_bool scanned;
-    static _Atomic unsigned long long written;
-    bytes = (bytes + 4095) & ~(size_t)4095; /* in blocks, as the bound counts */
-    unsigned long long total = atomic_fetch_add(&written, bytes) + bytes;
-    if (atomic_exchange(&scanned, true) && total < max_size() / 16)
-        return false;
-    atomic_store(&written, 0);
-    return true;
+    ledger_set(dir, total);
 }
 
 /* The payload of the entry of `key` (malloc'd, after its header), or NULL:
@@ -810,8 +846,8 @@ static void store(const struct cc_cache_key *key, const char *suffix, struct wri
     bool written = write_all(fd, w->data, w->length);
     if (close(fd) || !written || rename(temporary, path))
         unlink(temporary);
-    else if (time_to_scan(w->length))
-        evict(dir);
+    else if (ledger_add(dir, ((unsigned long long)w->length + 4095) & ~4095ull) > max_size())
+        evict(dir); /* past the bound, or no ledger yet */
 out:
     free(temporary);
     free(path);

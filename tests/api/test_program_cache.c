@@ -557,6 +557,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "code-bound: %zu bytes on disk, bound %zu\n", held, limit);
     CHECK(held <= limit + limit / 16 + disk_size(entry));
     CHECK(code_entries(code_dir, false) < 8); /* code entries went too */
+    /* the folder's ledger (cache.c) holds about what the entries take */
+    char ledger_path[512];
+    snprintf(ledger_path, sizeof ledger_path, "%s/.usage", code_dir);
+    size_t ledger_size = 0;
+    unsigned char *ledger = read_file(ledger_path, &ledger_size);
+    unsigned long long usage = 0;
+    CHECK(ledger && ledger_size == sizeof usage);
+    if (ledger && ledger_size == sizeof usage)
+        memcpy(&usage, ledger, sizeof usage);
+    CHECK(usage + limit / 8 >= held && usage <= held + limit / 8);
+    free(ledger);
     unsetenv("CPUCL_CACHE_MAX_SIZE");
 
     free(good);
