@@ -31,7 +31,8 @@
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
     "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
-    "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore"
+    "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore "   \
+    "cl_khr_spirv_extended_debug_info"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -42,7 +43,10 @@
 #define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
 #define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
-static const char *const spirv_instruction_sets[] = {"OpenCL.std"};
+static const char *const spirv_instruction_sets[] = {
+    "OpenCL.std",
+    "OpenCL.DebugInfo.100", /* cl_khr_spirv_extended_debug_info: the translator reads it */
+};
 
 /* cl_ext_float_atomics (not in Debian 12's headers) */
 #ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT

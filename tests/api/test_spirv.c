@@ -268,6 +268,32 @@ static void test_shader_clock(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* debug_info.spv: debug_info.cl with -g, so with OpenCL.DebugInfo.100
+ * instructions (cl_khr_spirv_extended_debug_info): it builds and runs. */
+static void test_debug_info(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "debug_info.spv", "scale", &program);
+    if (!k)
+        return;
+    enum { N = 64 };
+    float v[N];
+    for (int i = 0; i < N; i++)
+        v[i] = (float)i - 20;
+    cl_mem b = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof v, v);
+    CHECK_OK(harness_args(k, 1, ARG(b)));
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += v[i] != ((float)i - 20) * 2 + 1;
+    CHECK_NONE_WRONG(bad, "a SPIR-V module with OpenCL.DebugInfo.100");
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 /* The program of tests/data/<file>, compiled (clCompileProgram). */
 static cl_program compile_il(struct harness *h, const char *file)
 {
@@ -405,10 +431,16 @@ static void test_spirv_queries(struct harness *h)
                              extensions, &extensions_size));
     CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof capabilities,
                              capabilities, &capabilities_size));
-    CHECK(sets_size == sizeof sets[0] && sets[0] && !strcmp(sets[0], "OpenCL.std"));
-    static const char *const wanted[] = {
-        "SPV_KHR_bit_instructions", "SPV_KHR_integer_dot_product", "SPV_KHR_linkonce_odr",
-        "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_subgroup_rotate"};
+    CHECK(sets_size == 2 * sizeof sets[0] && sets[0] && !strcmp(sets[0], "OpenCL.std") && sets[1] &&
+          !strcmp(sets[1], "OpenCL.DebugInfo.100"));
+    static const char *const wanted[] = {"SPV_KHR_bit_instructions",
+                                         "SPV_KHR_integer_dot_product",
+                                         "SPV_KHR_linkonce_odr",
+                                         "SPV_KHR_no_integer_wrap_decoration",
+                                         "SPV_KHR_subgroup_rotate",
+                                         "SPV_KHR_shader_clock",
+                                         "SPV_EXT_shader_atomic_float_add",
+                                         "SPV_EXT_shader_atomic_float_min_max"};
     for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
         int found = 0;
         for (size_t i = 0; i < extensions_size / sizeof extensions[0]; i++)
@@ -662,6 +694,7 @@ int main(void)
     test_bit_dot(&h);
     test_float_atomics(&h);
     test_shader_clock(&h);
+    test_debug_info(&h);
     test_spirv_queries(&h);
     test_image_coords(&h);
     harness_close(&h);
