@@ -25,14 +25,16 @@
  * cl_khr_suggested_local_work_size (enqueue_kernel.c),
  * cl_khr_spirv_no_integer_wrap_decoration (the translator makes its
  * decorations LLVM's nsw and nuw flags) and cl_khr_spirv_linkonce_odr (its
- * linkage LLVM's linkonce_odr, which clLinkProgram's linker merges) and
- * cl_khr_spirv_queries (below). */
+ * linkage LLVM's linkonce_odr, which clLinkProgram's linker merges),
+ * cl_khr_spirv_queries (below), cl_khr_device_uuid (below),
+ * cl_ext_cxx_for_opencl (the front end's C++ for OpenCL),
+ * cl_ext_immutable_memory_objects (memory.c, image.c and the enqueues) and
+ * cl_khr_semaphore (semaphore.c). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
     "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
-    "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore "   \
-    "cl_khr_spirv_extended_debug_info"
+    "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -44,8 +46,7 @@
 #define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 #endif
 static const char *const spirv_instruction_sets[] = {
-    "OpenCL.std",
-    "OpenCL.DebugInfo.100", /* cl_khr_spirv_extended_debug_info: the translator reads it */
+    "OpenCL.std", "OpenCL.DebugInfo.100", /* the translator reads it (modules built with -g) */
 };
 
 /* cl_ext_float_atomics (not in Debian 12's headers) */
@@ -85,6 +86,8 @@ static const char *const spirv_extensions[] = {
     "SPV_KHR_no_integer_wrap_decoration",  /* cl_khr_spirv_no_integer_wrap_decoration */
     "SPV_KHR_shader_clock",                /* cl_khr_kernel_clock */
     "SPV_KHR_subgroup_rotate",             /* cl_khr_subgroup_rotate */
+    "SPV_KHR_uniform_group_instructions",  /* workgroup.cl (the OpenCL C extension is not reported)
+                                            */
 };
 static const cl_uint spirv_capabilities[] = {
     4,    /* Addresses */
@@ -132,6 +135,7 @@ static const cl_uint spirv_capabilities[] = {
     6033, /* AtomicFloat32AddEXT: cl_ext_float_atomics */
     6034, /* AtomicFloat64AddEXT */
     6095, /* AtomicFloat16AddEXT */
+    6400, /* GroupUniformArithmeticKHR: SPV_KHR_uniform_group_instructions */
 };
 
 size_t api_device_max_work_group_size(cl_device_id device)

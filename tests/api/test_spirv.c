@@ -294,6 +294,46 @@ static void test_debug_info(struct harness *h)
     clReleaseProgram(program);
 }
 
+/* uniform_arithmetic.spv: SPV_KHR_uniform_group_instructions' work-group
+ * product, inclusive and, logical and, and exclusive float product, in two
+ * groups of 8 (the translator names the bitwise ones
+ * work_group_*_bitwise_and). */
+static void test_uniform_arithmetic(struct harness *h)
+{
+    cl_program program;
+    cl_kernel k = build_il_kernel(h, "uniform_arithmetic.spv", "uniform", &program);
+    if (!k)
+        return;
+    enum { N = 16, LOCAL = 8 };
+    cl_uint o[N];
+    float f[N];
+    cl_mem bo = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof o, NULL);
+    cl_mem bf = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof f, NULL);
+    CHECK_OK(harness_args(k, 2, ARG(bo), ARG(bf)));
+    size_t global = N, local = LOCAL;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, bo, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, bf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL));
+    int bad = 0;
+    for (cl_uint i = 0; i < N; i++) {
+        cl_uint first = i / LOCAL * LOCAL, product = 1, and = ~0u, above = 1;
+        float exclusive = 1;
+        for (cl_uint j = first; j < first + LOCAL; j++) {
+            product *= j;
+            above &= j > 3;
+            if (j <= i)
+                and &= j;
+            if (j < i)
+                exclusive *= (float)j;
+        }
+        bad += o[i] != product + and+above || f[i] != exclusive;
+    }
+    CHECK_NONE_WRONG(bad, "SPIR-V work-group uniform arithmetic");
+    clReleaseMemObject(bo), clReleaseMemObject(bf);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 /* The program of tests/data/<file>, compiled (clCompileProgram). */
 static cl_program compile_il(struct harness *h, const char *file)
 {
@@ -695,6 +735,7 @@ int main(void)
     test_float_atomics(&h);
     test_shader_clock(&h);
     test_debug_info(&h);
+    test_uniform_arithmetic(&h);
     test_spirv_queries(&h);
     test_image_coords(&h);
     harness_close(&h);
