@@ -46,6 +46,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <llvm-c/Core.h>
@@ -666,6 +667,9 @@ static unsigned long long max_size(void)
 /* A program's entry is named by its key in hex; a part's code entry has
  * CODE_SUFFIX after it. */
 #define CODE_SUFFIX ".o"
+/* a store writes its entry to a file named with this and a random tail,
+ * then renames it */
+#define TEMPORARY_SUFFIX ".tmp-"
 
 struct file_use {
     char name[2 * CC_SHA256_SIZE + sizeof CODE_SUFFIX]; /* either name, NUL-terminated */
@@ -753,8 +757,17 @@ static void evict(const char *dir)
     struct file_use *files = NULL;
     size_t count = 0, capacity = 0;
     int fd = dirfd(folder);
+    time_t now = time(NULL);
     for (struct dirent *e; (e = readdir(folder));) {
         struct stat status;
+        /* a store's temporary file left by a process that died before its
+         * rename: gone once it is an hour old (a live store takes
+         * milliseconds) */
+        if (strstr(e->d_name, TEMPORARY_SUFFIX) && !fstatat(fd, e->d_name, &status, 0) &&
+            S_ISREG(status.st_mode) && status.st_mtim.tv_sec + 3600 < now) {
+            unlinkat(fd, e->d_name, 0);
+            continue;
+        }
         if (!is_entry_name(e->d_name) || fstatat(fd, e->d_name, &status, 0) ||
             !S_ISREG(status.st_mode))
             continue;
@@ -834,7 +847,7 @@ static void store(const struct cc_cache_key *key, const char *suffix, struct wri
     memcpy(header.key, key->digest, sizeof header.key);
     char *dir = cache_directory();
     char *path = dir ? entry_path(dir, key, suffix) : NULL;
-    char *temporary = dir ? entry_path(dir, key, ".tmp-XXXXXX") : NULL;
+    char *temporary = dir ? entry_path(dir, key, TEMPORARY_SUFFIX "XXXXXX") : NULL;
     if (w->failed || !path || !temporary || !make_directories(dir))
         goto out;
     header.payload_size = w->length - sizeof header;

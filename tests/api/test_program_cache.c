@@ -12,12 +12,13 @@
  * cpucl reads CPUCL_CACHE_DIR and CPUCL_CACHE at every build, so the test
  * points them at folders of its own with setenv. */
 #include <dirent.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../harness.h"
@@ -568,6 +569,21 @@ int main(int argc, char **argv)
         memcpy(&usage, ledger, sizeof usage);
     CHECK(usage + limit / 8 >= held && usage <= held + limit / 8);
     free(ledger);
+
+    /* a scan (the ledger gone, the next store makes one) removes a store's
+     * temporary file a dead process left an hour ago, not a fresh one */
+    char stale[512], fresh[512];
+    snprintf(stale, sizeof stale, "%s/%064d.tmp-AbCdEf", code_dir, 0);
+    snprintf(fresh, sizeof fresh, "%s/%064d.tmp-GhIjKl", code_dir, 1);
+    write_file(stale, (const unsigned char *)"half", 4);
+    write_file(fresh, (const unsigned char *)"half", 4);
+    struct timespec old_times[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+    CHECK(utimensat(AT_FDCWD, stale, old_times, 0) == 0);
+    unlink(ledger_path);
+    cl_program scanned = harness_build(&h, source, "-DOFFSET=5 -DVARIANT=99");
+    CHECK(scanned != NULL);
+    clReleaseProgram(scanned);
+    CHECK(access(stale, F_OK) != 0 && access(fresh, F_OK) == 0);
     unsetenv("CPUCL_CACHE_MAX_SIZE");
 
     free(good);
