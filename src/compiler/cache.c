@@ -31,8 +31,9 @@
  * eight bytes, under flock): each store adds its blocks, and only a store
  * that takes the total past the bound, or finds no ledger, scans the
  * folder (a stat per entry: a second for a full folder), evicts down to
- * seven eighths of the bound and writes the true total. A store over an entry, or an entry removed
- * by hand, makes the ledger count high, which the next scan corrects.
+ * seven eighths of the bound and writes the true total. A store over an
+ * entry, or an entry removed by hand, makes the ledger count high, which
+ * the next scan corrects.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -724,11 +725,12 @@ static unsigned long long ledger_add(const char *dir, unsigned long long bytes)
     int fd = open_ledger(dir, false);
     if (fd < 0)
         return ULLONG_MAX;
-    unsigned long long total;
-    if (pread(fd, &total, sizeof total, 0) != sizeof total)
-        total = ULLONG_MAX;
-    else if ((total += bytes, pwrite(fd, &total, sizeof total, 0) != sizeof total))
-        total = ULLONG_MAX;
+    unsigned long long total = ULLONG_MAX, held;
+    if (pread(fd, &held, sizeof held, 0) == sizeof held) {
+        held += bytes;
+        if (pwrite(fd, &held, sizeof held, 0) == sizeof held)
+            total = held;
+    }
     close(fd); /* and unlocks */
     return total;
 }
@@ -745,9 +747,8 @@ static void ledger_set(const char *dir, unsigned long long total)
 
 /* When the entries of `dir` take more than the bound, removes the least
  * recently used until the rest take seven eighths of it; writes what is
- * left to the ledger. Only files named like
- * entries count and go; a file another process removed first is simply
- * gone. */
+ * left to the ledger. Only files named like entries count and go; a file
+ * another process removed first is simply gone. */
 static void evict(const char *dir)
 {
     unsigned long long limit = max_size(), total = 0;

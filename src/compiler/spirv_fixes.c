@@ -32,10 +32,10 @@
  *    addressing model's width, with an OpBitcast to or from the vector);
  *    1.6's Nontemporal image operand (a hint), cleared: beside it the
  *    translator keeps a Lod of 0, asking for a mipmapped read.
- *    The rest it reads as 1.4: UniformDecoration capability with Uniform
- *    and UniformId (which it drops), OpSDot,
- *    OpUDot and OpSUDot (SPV_KHR_integer_dot_product's opcodes), 1.5's
- *    dynamically uniform OpGroupNonUniformBroadcast index;
+ *    The rest it reads as 1.4: the UniformDecoration capability with the
+ *    Uniform and UniformId decorations (which it drops), OpSDot, OpUDot and
+ *    OpSUDot (SPV_KHR_integer_dot_product's opcodes), 1.5's dynamically
+ *    uniform OpGroupNonUniformBroadcast index;
  *  - SPV_KHR_shader_clock's OpReadClockKHR (cl_khr_kernel_clock), which it
  *    does not know: a call of the library's clock_read_device (a ulong
  *    result) or clock_read_hilo_device (a uint2), imported functions
@@ -48,11 +48,11 @@
  *    OpAtomicFAddEXT on half (SPV_EXT_shader_atomic_float_add's opcode) and
  *    its capability.
  * The CTS's cl_khr_expect_assume, spirv14_*, spirv15_* and spirv16_*
- * modules have all of these, other producers too. Two passes: the first learns types, the values'
- * types and which PtrDiff constants are needed; the second writes the copy.
- * New ids continue from the module's bound. Each rewrite needs the types it
- * reads to be known, else the instruction goes as it is (and the translator
- * reports it).
+ * modules have all of these, other producers too. Two passes: the first
+ * learns types, the values' types, which PtrDiff constants and which clock
+ * functions are needed; the second writes the copy. New ids continue from
+ * the module's bound. Each rewrite needs the types it reads to be known,
+ * else the instruction goes as it is (and the translator reports it).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -64,7 +64,6 @@
 enum {
     OP_UNDEF = 1,
     OP_EXTENSION = 10,
-    OP_EXT_INST_IMPORT = 11,
     OP_MEMORY_MODEL = 14,
     OP_CAPABILITY = 17,
     OP_TYPE_BOOL = 20,
