@@ -478,19 +478,22 @@ SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, xor, LOGICAL_XOR, 0)
 NU_CLUSTERED(int, __cpucl_logical_and, AND)
 NU_CLUSTERED(int, __cpucl_logical_or, OR)
 NU_CLUSTERED(int, __cpucl_logical_xor, LOGICAL_XOR)
+/* PREFIX's logical reduce and scans: INTERNAL's on the predicate made 0 or 1 */
+#define LOGICAL_SCANS(PREFIX, INTERNAL, NAME)                                                 \
+    OVL int PREFIX##_reduce_logical_##NAME(int predicate)                                     \
+    {                                                                                         \
+        return INTERNAL##_reduce_##NAME(predicate != 0);                                      \
+    }                                                                                         \
+    OVL int PREFIX##_scan_inclusive_logical_##NAME(int predicate)                             \
+    {                                                                                         \
+        return INTERNAL##_scan_inclusive_##NAME(predicate != 0);                              \
+    }                                                                                         \
+    OVL int PREFIX##_scan_exclusive_logical_##NAME(int predicate)                             \
+    {                                                                                         \
+        return INTERNAL##_scan_exclusive_##NAME(predicate != 0);                              \
+    }
 #define NU_LOGICAL(NAME)                                                                      \
-    OVL int sub_group_non_uniform_reduce_logical_##NAME(int predicate)                        \
-    {                                                                                         \
-        return __cpucl_logical_reduce_##NAME(predicate != 0);                                 \
-    }                                                                                         \
-    OVL int sub_group_non_uniform_scan_inclusive_logical_##NAME(int predicate)                \
-    {                                                                                         \
-        return __cpucl_logical_scan_inclusive_##NAME(predicate != 0);                         \
-    }                                                                                         \
-    OVL int sub_group_non_uniform_scan_exclusive_logical_##NAME(int predicate)                \
-    {                                                                                         \
-        return __cpucl_logical_scan_exclusive_##NAME(predicate != 0);                         \
-    }                                                                                         \
+    LOGICAL_SCANS(sub_group_non_uniform, __cpucl_logical, NAME)                               \
     OVL int sub_group_clustered_reduce_logical_##NAME(int predicate, uint cluster)            \
     {                                                                                         \
         return sub_group_clustered_reduce___cpucl_logical_##NAME(predicate != 0, cluster);    \
@@ -663,19 +666,6 @@ REDUCE(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, xor, LOGICAL_XOR)
 SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, and, AND, 1)
 SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, or, OR, 0)
 SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, xor, LOGICAL_XOR, 0)
-#define WG_LOGICAL(NAME)                                                                      \
-    OVL int work_group_reduce_logical_##NAME(int predicate)                                   \
-    {                                                                                         \
-        return __cpucl_wg_logical_reduce_##NAME(predicate != 0);                              \
-    }                                                                                         \
-    OVL int work_group_scan_inclusive_logical_##NAME(int predicate)                           \
-    {                                                                                         \
-        return __cpucl_wg_logical_scan_inclusive_##NAME(predicate != 0);                      \
-    }                                                                                         \
-    OVL int work_group_scan_exclusive_logical_##NAME(int predicate)                           \
-    {                                                                                         \
-        return __cpucl_wg_logical_scan_exclusive_##NAME(predicate != 0);                      \
-    }
-WG_LOGICAL(and)
-WG_LOGICAL(or)
-WG_LOGICAL(xor)
+LOGICAL_SCANS(work_group, __cpucl_wg_logical, and)
+LOGICAL_SCANS(work_group, __cpucl_wg_logical, or)
+LOGICAL_SCANS(work_group, __cpucl_wg_logical, xor)
