@@ -335,19 +335,34 @@ void __cpucl_non_uniform(void);
 #define XOR(a, b) ((a) ^ (b))
 #define LOGICAL_XOR(a, b) ((a) != (b))
 
+/* The reduce and both scans of mul; of and, or, xor (the integer types;
+ * and's identity is all ones); and of the logical and, or, xor of
+ * predicates already 0 or 1 (== and != are their xor, and/or & and |; the
+ * identities: true for and, false otherwise). For the non-uniform
+ * sub-group functions here and the work-group ones at the end. */
+#define MUL_SCANS(SCOPE, BARRIER, PREFIX, T)                                                  \
+    REDUCE(SCOPE, BARRIER, PREFIX, T, mul, MUL)                                               \
+    SCAN(SCOPE, BARRIER, PREFIX, T, mul, MUL, 1)
+#define BITWISE_SCANS(SCOPE, BARRIER, PREFIX, T)                                              \
+    REDUCE(SCOPE, BARRIER, PREFIX, T, and, AND)                                               \
+    REDUCE(SCOPE, BARRIER, PREFIX, T, or, OR)                                                 \
+    REDUCE(SCOPE, BARRIER, PREFIX, T, xor, XOR)                                               \
+    SCAN(SCOPE, BARRIER, PREFIX, T, and, AND, ~(T)0)                                          \
+    SCAN(SCOPE, BARRIER, PREFIX, T, or, OR, 0)                                                \
+    SCAN(SCOPE, BARRIER, PREFIX, T, xor, XOR, 0)
+#define LOGICAL_FOLDS(SCOPE, BARRIER, PREFIX)                                                 \
+    REDUCE(SCOPE, BARRIER, PREFIX, int, and, AND)                                             \
+    REDUCE(SCOPE, BARRIER, PREFIX, int, or, OR)                                               \
+    REDUCE(SCOPE, BARRIER, PREFIX, int, xor, LOGICAL_XOR)                                     \
+    SCAN(SCOPE, BARRIER, PREFIX, int, and, AND, 1)                                            \
+    SCAN(SCOPE, BARRIER, PREFIX, int, or, OR, 0)                                              \
+    SCAN(SCOPE, BARRIER, PREFIX, int, xor, LOGICAL_XOR, 0)
+
 /* arithmetic: reduce and both scans of add, min, max and mul */
 #define NU_ARITHMETIC(T, LARGEST, SMALLEST)                                                   \
     COLLECTIVES(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, LARGEST, SMALLEST)            \
-    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, mul, MUL)                          \
-    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, mul, MUL, 1)
-/* bitwise: and, or, xor of the integer types; and's identity is all ones */
-#define NU_BITWISE(T)                                                                         \
-    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, and, AND)                          \
-    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, or, OR)                            \
-    REDUCE(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, xor, XOR)                          \
-    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, and, AND, ~(T)0)                     \
-    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, or, OR, 0)                           \
-    SCAN(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T, xor, XOR, 0)
+    MUL_SCANS(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T)
+#define NU_BITWISE(T) BITWISE_SCANS(NU_SCOPE, SG_BARRIER, sub_group_non_uniform, T)
 
 /* clustered reductions: the clusters are aligned runs of `cluster` local
  * ids (a power of two, at most the largest sub-group: 6.15.x); each
@@ -467,14 +482,8 @@ NU_TYPE(float, INFINITY, -INFINITY)
 NU_TYPE(double, INFINITY, -INFINITY)
 NU_TYPE(half, (half)INFINITY, -(half)INFINITY)
 
-/* logical: predicates made 0 or 1 first, so that == and != are their xor
- * and and/or are & and |; the identities: true for and, false otherwise */
-REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, and, AND)
-REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, or, OR)
-REDUCE(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, xor, LOGICAL_XOR)
-SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, and, AND, 1)
-SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, or, OR, 0)
-SCAN(NU_SCOPE, SG_BARRIER, __cpucl_logical, int, xor, LOGICAL_XOR, 0)
+/* logical: folds of predicates NU_LOGICAL makes 0 or 1 first */
+LOGICAL_FOLDS(NU_SCOPE, SG_BARRIER, __cpucl_logical)
 NU_CLUSTERED(int, __cpucl_logical_and, AND)
 NU_CLUSTERED(int, __cpucl_logical_or, OR)
 NU_CLUSTERED(int, __cpucl_logical_xor, LOGICAL_XOR)
@@ -631,17 +640,9 @@ OVL uint4 get_sub_group_lt_mask(void)
  * (compiler_defines_for_extensions) fails a device reporting a cl_khr_ name
  * missing from its list, and this ratified one is missing there. --- */
 
-#define WG_UNIFORM_MUL(T)                                                                     \
-    REDUCE(WG_SCOPE, WG_BARRIER, work_group, T, mul, MUL)                                     \
-    SCAN(WG_SCOPE, WG_BARRIER, work_group, T, mul, MUL, 1)
+#define WG_UNIFORM_MUL(T) MUL_SCANS(WG_SCOPE, WG_BARRIER, work_group, T)
 #define WG_UNIFORM_BITWISE(T)                                                                 \
-    WG_UNIFORM_MUL(T)                                                                         \
-    REDUCE(WG_SCOPE, WG_BARRIER, work_group, T, and, AND)                                     \
-    REDUCE(WG_SCOPE, WG_BARRIER, work_group, T, or, OR)                                       \
-    REDUCE(WG_SCOPE, WG_BARRIER, work_group, T, xor, XOR)                                     \
-    SCAN(WG_SCOPE, WG_BARRIER, work_group, T, and, AND, ~(T)0)                                \
-    SCAN(WG_SCOPE, WG_BARRIER, work_group, T, or, OR, 0)                                      \
-    SCAN(WG_SCOPE, WG_BARRIER, work_group, T, xor, XOR, 0)
+    WG_UNIFORM_MUL(T) BITWISE_SCANS(WG_SCOPE, WG_BARRIER, work_group, T)
 /* the SPIR-V translator's names for SPV_KHR_uniform_group_instructions'
  * OpGroupBitwiseAndKHR, OrKHR and XorKHR */
 #define WG_TRANSLATOR_NAME(T, KIND, OP)                                                       \
@@ -660,12 +661,7 @@ WG_UNIFORM_MUL(float)
 WG_UNIFORM_MUL(double)
 WG_UNIFORM_MUL(half)
 
-REDUCE(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, and, AND)
-REDUCE(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, or, OR)
-REDUCE(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, xor, LOGICAL_XOR)
-SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, and, AND, 1)
-SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, or, OR, 0)
-SCAN(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical, int, xor, LOGICAL_XOR, 0)
+LOGICAL_FOLDS(WG_SCOPE, WG_BARRIER, __cpucl_wg_logical)
 LOGICAL_SCANS(work_group, __cpucl_wg_logical, and)
 LOGICAL_SCANS(work_group, __cpucl_wg_logical, or)
 LOGICAL_SCANS(work_group, __cpucl_wg_logical, xor)
