@@ -39,6 +39,26 @@ static inline int api_valid_semaphore(cl_semaphore_khr s)
     return rt_object_valid(s, RT_SEMAPHORE);
 }
 
+/* cl_khr_command_buffer 0.9.8 (Debian 12's headers have 0.9.1, without
+ * these): command_buffer.c. */
+#ifndef CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR
+#define CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR 0x129A
+#endif
+#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
+#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
+#endif
+/* The properties of the host queues a command-buffer may run on: all. */
+#define API_COMMAND_BUFFER_QUEUE_PROPERTIES                                                        \
+    ((cl_command_queue_properties)(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |                        \
+                                   CL_QUEUE_PROFILING_ENABLE))
+static inline int api_valid_command_buffer(cl_command_buffer_khr b)
+{
+    return rt_object_valid(b, RT_COMMAND_BUFFER);
+}
+/* The address of a cl_khr_command_buffer function by name, NULL for other
+ * names (clGetExtensionFunctionAddress). */
+void *api_command_buffer_function(const char *name);
+
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at
  * least `size` (else CL_INVALID_VALUE); param_value_size_ret may be NULL. */
@@ -116,9 +136,6 @@ cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *ou
 /* A new memory object of `context` (held) with its type and flags set and
  * its lock ready; NULL when out of memory. */
 cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags);
-/* Memory for a buffer, image or SVM allocation of `size` bytes, aligned to
- * `alignment` (a power of two) or more, freed with free(); NULL when out
- * of memory. Large ones are asked to be backed by huge pages. */
 /* A copy of rows x slices rows of row_bytes between two pitched regions,
  * run on the workers; NULL when memory is short. */
 struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type, char *dst,
@@ -126,10 +143,56 @@ struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type
                                     size_t src_row, size_t src_slice, size_t row_bytes,
                                     size_t rows, size_t slices);
 
-/* Submits a copy command made above (CL_OUT_OF_HOST_MEMORY for NULL),
- * ordered after both objects' earlier users. */
-cl_int api_submit_copy(struct rt_command *command, cl_mem src, cl_mem dst, cl_uint num_events,
-                       const cl_event *wait_list, cl_event *event);
+/* Finishes a copy command made above: CL_OUT_OF_HOST_MEMORY for NULL,
+ * else the command holds both objects and goes to *out. */
+cl_int api_copy_command(struct rt_command *command, cl_mem src, cl_mem dst,
+                        struct rt_command **out);
+
+/* Enqueues a command an api_build_* function made (below). */
+cl_int api_submit_built(cl_int err, struct rt_command *command, cl_uint num_events,
+                        const cl_event *wait_list, cl_event *event, cl_bool blocking);
+
+/* Commands an enqueue and a command-buffer (cl_khr_command_buffer,
+ * command_buffer.c) both make. Each checks its arguments as the enqueue
+ * of its name does (the wait list too, which a command-buffer passes
+ * empty), in the spec's order, and builds the command without submitting
+ * it: *out is the command, or untouched on an error. */
+cl_int api_build_copy_buffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                             size_t dst_offset, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_copy_buffer_rect(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                  const size_t *src_origin, const size_t *dst_origin,
+                                  const size_t *region, size_t src_row_pitch,
+                                  size_t src_slice_pitch, size_t dst_row_pitch,
+                                  size_t dst_slice_pitch, cl_uint num_events,
+                                  const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_fill_buffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
+                             size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_copy_image(cl_command_queue queue, cl_mem src, cl_mem dst,
+                            const size_t *src_origin, const size_t *dst_origin,
+                            const size_t *region, cl_uint num_events, const cl_event *wait_list,
+                            struct rt_command **out);
+cl_int api_build_copy_image_to_buffer(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                      const size_t *src_origin, const size_t *region,
+                                      size_t dst_offset, cl_uint num_events,
+                                      const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_copy_buffer_to_image(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                      size_t src_offset, const size_t *dst_origin,
+                                      const size_t *region, cl_uint num_events,
+                                      const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_fill_image(cl_command_queue queue, cl_mem image, const void *fill_color,
+                            const size_t *origin, const size_t *region, cl_uint num_events,
+                            const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_svm_memcpy(cl_command_queue queue, void *dst, const void *src, size_t size,
+                            cl_uint num_events, const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_svm_memfill(cl_command_queue queue, void *svm_ptr, const void *pattern,
+                             size_t pattern_size, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out);
+cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                const size_t *global_work_offset, const size_t *global_work_size,
+                                const size_t *local_work_size, cl_uint num_events,
+                                const cl_event *wait_list, struct rt_command **out);
 
 /* Maps (5.2.2, 5.3.6): whether the map flags are valid together; whether
  * the object's host-access flags forbid what they ask; and the map command

@@ -143,10 +143,10 @@ static bool boxes_meet(const size_t *a, const size_t *b, const size_t *region)
     return true;
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
-                   const size_t *dst_origin, const size_t *region, cl_uint num_events,
-                   const cl_event *wait_list, cl_event *event)
+cl_int api_build_copy_image(cl_command_queue queue, cl_mem src, cl_mem dst,
+                            const size_t *src_origin, const size_t *dst_origin,
+                            const size_t *region, cl_uint num_events, const cl_event *wait_list,
+                            struct rt_command **out)
 {
     cl_int err = check_queue_image(queue, src);
     if (!err)
@@ -168,7 +168,18 @@ clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t 
         queue, CL_COMMAND_COPY_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
         dst->image.slice_pitch, box_address(src, src_origin), src->image.row_pitch,
         src->image.slice_pitch, region[0] * element_size(src), region[1], region[2]);
-    return api_submit_copy(command, src, dst, num_events, wait_list, event);
+    return api_copy_command(command, src, dst, out);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
+                   const size_t *dst_origin, const size_t *region, cl_uint num_events,
+                   const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_copy_image(queue, src, dst, src_origin, dst_origin, region, num_events,
+                                      wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* The checks of a copy between an image and a buffer: the buffer holds
@@ -191,10 +202,10 @@ static cl_int check_image_buffer(cl_command_queue queue, cl_mem image, cl_mem bu
     return CL_SUCCESS;
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
-                           const size_t *src_origin, const size_t *region, size_t dst_offset,
-                           cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int api_build_copy_image_to_buffer(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                      const size_t *src_origin, const size_t *region,
+                                      size_t dst_offset, cl_uint num_events,
+                                      const cl_event *wait_list, struct rt_command **out)
 {
     cl_int err = check_image_buffer(queue, src, dst, src_origin, region, dst_offset);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
@@ -205,13 +216,23 @@ clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem src, cl_mem dst,
     struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row, row * region[1],
         box_address(src, src_origin), src->image.row_pitch, src->image.slice_pitch, row, region[1], region[2]);
-    return api_submit_copy(command, src, dst, num_events, wait_list, event);
+    return api_copy_command(command, src, dst, out);
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
-                           const size_t *dst_origin, const size_t *region, cl_uint num_events,
-                           const cl_event *wait_list, cl_event *event)
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin, const size_t *region,
+    size_t dst_offset, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_copy_image_to_buffer(queue, src, dst, src_origin, region, dst_offset,
+                                                num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
+}
+
+cl_int api_build_copy_buffer_to_image(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                      size_t src_offset, const size_t *dst_origin,
+                                      const size_t *region, cl_uint num_events,
+                                      const cl_event *wait_list, struct rt_command **out)
 {
     cl_int err = check_image_buffer(queue, dst, src, dst_origin, region, src_offset);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
@@ -222,15 +243,24 @@ clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem src, cl_mem dst, size_
     struct rt_command *command = api_new_box_copy(
         queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
         dst->image.slice_pitch, src->storage + src_offset, row, row * region[1], row, region[1], region[2]);
-    return api_submit_copy(command, src, dst, num_events, wait_list, event);
+    return api_copy_command(command, src, dst, out);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, const size_t *dst_origin,
+    const size_t *region, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_copy_buffer_to_image(queue, src, dst, src_offset, dst_origin, region,
+                                                num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* 5.3.5: the colour is a float4, int4 or uint4 by the format's data type,
  * converted as write_image{f,i,ui} would. */
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *fill_color,
-                   const size_t *origin, const size_t *region, cl_uint num_events,
-                   const cl_event *wait_list, cl_event *event)
+cl_int api_build_fill_image(cl_command_queue queue, cl_mem image, const void *fill_color,
+                            const size_t *origin, const size_t *region, cl_uint num_events,
+                            const cl_event *wait_list, struct rt_command **out)
 {
     cl_int err = check_queue_image(queue, image);
     if (err)
@@ -254,7 +284,18 @@ clEnqueueFillImage(cl_command_queue queue, cl_mem image, const void *fill_color,
         .row_pitch = image->image.row_pitch, .slice_pitch = image->image.slice_pitch};
     rt_image_pack_color(&image->format, fill_color, fill->pattern);
     rt_command_use_mem(command, image);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    *out = command;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
+    cl_command_queue queue, cl_mem image, const void *fill_color, const size_t *origin,
+    const size_t *region, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_fill_image(queue, image, fill_color, origin, region, num_events,
+                                      wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* 5.3.6: the device shares the host's memory, so a map returns the pixels

@@ -169,11 +169,10 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
     return CL_SUCCESS;
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
-                       const size_t *global_work_offset, const size_t *global_work_size,
-                       const size_t *local_work_size, cl_uint num_events,
-                       const cl_event *wait_list, cl_event *event)
+cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                const size_t *global_work_offset, const size_t *global_work_size,
+                                const size_t *local_work_size, cl_uint num_events,
+                                const cl_event *wait_list, struct rt_command **out)
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
@@ -251,7 +250,20 @@ clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_di
             launch->local_size[d] = local[d];
         }
     }
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    *out = command;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
+    const size_t *global_work_size, const size_t *local_work_size, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err =
+        api_build_ndrange_kernel(queue, kernel, work_dim, global_work_offset, global_work_size,
+                                 local_work_size, num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel

@@ -66,14 +66,20 @@ struct rt_command *api_new_box_copy(cl_command_queue queue, cl_command_type type
     return command;
 }
 
-cl_int api_submit_copy(struct rt_command *command, cl_mem src, cl_mem dst, cl_uint num_events,
-                       const cl_event *wait_list, cl_event *event)
+cl_int api_copy_command(struct rt_command *command, cl_mem src, cl_mem dst, struct rt_command **out)
 {
     if (!command)
         return CL_OUT_OF_HOST_MEMORY;
     rt_command_use_mem(command, src);
     rt_command_use_mem(command, dst);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    *out = command;
+    return CL_SUCCESS;
+}
+
+cl_int api_submit_built(cl_int err, struct rt_command *command, cl_uint num_events,
+                        const cl_event *wait_list, cl_event *event, cl_bool blocking)
+{
+    return err ? err : api_submit(command, num_events, wait_list, event, blocking);
 }
 
 static struct rt_command *new_copy(cl_command_queue queue, cl_command_type type, void *dst,
@@ -139,10 +145,9 @@ static char *root_storage(cl_mem mem)
     return mem->parent ? mem->parent->storage : mem->storage;
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
-                    size_t dst_offset, size_t size, cl_uint num_events,
-                    const cl_event *wait_list, cl_event *event)
+cl_int api_build_copy_buffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset,
+                             size_t dst_offset, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out)
 {
     cl_int err = check_queue_buffer(queue, src);
     if (!err)
@@ -160,13 +165,22 @@ clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_o
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = new_copy(queue, CL_COMMAND_COPY_BUFFER,
                                           dst->storage + dst_offset, src->storage + src_offset, size);
-    return api_submit_copy(command, src, dst, num_events, wait_list, event);
+    return api_copy_command(command, src, dst, out);
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
-                    size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
-                    const cl_event *wait_list, cl_event *event)
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(
+    cl_command_queue queue, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+    size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_copy_buffer(queue, src, dst, src_offset, dst_offset, size, num_events,
+                                       wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
+}
+
+cl_int api_build_fill_buffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
+                             size_t pattern_size, size_t offset, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out)
 {
     cl_int err = check_queue_buffer(queue, buffer);
     if (err)
@@ -191,7 +205,18 @@ clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
     command->job.u.fill.pattern_size = pattern_size;
     memcpy(command->job.u.fill.pattern, pattern, pattern_size);
     rt_command_use_mem(command, buffer);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    *out = command;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillBuffer(
+    cl_command_queue queue, cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
+    size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_fill_buffer(queue, buffer, pattern, pattern_size, offset, size,
+                                       num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* 5.2.3 rect commands: pitches of 0 mean tightly packed. */
@@ -304,11 +329,12 @@ clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking
                          (void *)ptr, num_events, wait_list, event, 0);
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
-                        const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
-                        size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int api_build_copy_buffer_rect(cl_command_queue queue, cl_mem src, cl_mem dst,
+                                  const size_t *src_origin, const size_t *dst_origin,
+                                  const size_t *region, size_t src_row_pitch,
+                                  size_t src_slice_pitch, size_t dst_row_pitch,
+                                  size_t dst_slice_pitch, cl_uint num_events,
+                                  const cl_event *wait_list, struct rt_command **out)
 {
     struct rect s, d;
     cl_int err = check_queue_buffer(queue, src);
@@ -336,7 +362,20 @@ clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const si
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = new_rect_copy(queue, CL_COMMAND_COPY_BUFFER_RECT, dst->storage,
                                                &d, src->storage, &s, region);
-    return api_submit_copy(command, src, dst, num_events, wait_list, event);
+    return api_copy_command(command, src, dst, out);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t *src_origin,
+                        const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                        size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                        cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_copy_buffer_rect(queue, src, dst, src_origin, dst_origin, region,
+                                            src_row_pitch, src_slice_pitch, dst_row_pitch,
+                                            dst_slice_pitch, num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 /* 5.2.2, 5.3.6: READ and WRITE combine; WRITE_INVALIDATE_REGION stands

@@ -174,7 +174,7 @@ API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const ch
     for (size_t i = 0; i < sizeof extension_functions / sizeof extension_functions[0]; i++)
         if (!strcmp(name, extension_functions[i].name))
             return extension_functions[i].address;
-    return NULL;
+    return api_command_buffer_function(name);
 }
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL

@@ -149,9 +149,8 @@ static int ranges_overlap(const char *a, const char *b, size_t size)
     return a < b + size && b < a + size;
 }
 
-API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src,
-                   size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int api_build_svm_memcpy(cl_command_queue queue, void *dst, const void *src, size_t size,
+                            cl_uint num_events, const cl_event *wait_list, struct rt_command **out)
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
@@ -169,13 +168,22 @@ clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *dst, const vo
     command->job.kind = CPU_JOB_COPY;
     command->job.u.copy = (struct cpu_copy){.dst = dst, .src = src, .row_bytes = size,
                                             .rows = 1, .slices = 1};
-    return api_submit(command, num_events, wait_list, event, blocking);
+    *out = command;
+    return CL_SUCCESS;
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
-clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
-                    size_t pattern_size, size_t size, cl_uint num_events,
-                    const cl_event *wait_list, cl_event *event)
+clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *dst, const void *src,
+                   size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_svm_memcpy(queue, dst, src, size, num_events, wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, blocking);
+}
+
+cl_int api_build_svm_memfill(cl_command_queue queue, void *svm_ptr, const void *pattern,
+                             size_t pattern_size, size_t size, cl_uint num_events,
+                             const cl_event *wait_list, struct rt_command **out)
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
@@ -197,7 +205,18 @@ clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern,
     command->job.u.fill.size = size;
     command->job.u.fill.pattern_size = pattern_size;
     memcpy(command->job.u.fill.pattern, pattern, pattern_size);
-    return api_submit(command, num_events, wait_list, event, CL_FALSE);
+    *out = command;
+    return CL_SUCCESS;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemFill(cl_command_queue queue, void *svm_ptr, const void *pattern, size_t pattern_size,
+                    size_t size, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    struct rt_command *command = NULL;
+    cl_int err = api_build_svm_memfill(queue, svm_ptr, pattern, pattern_size, size, num_events,
+                                       wait_list, &command);
+    return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL

@@ -35,6 +35,47 @@ void rt_command_use_mem(struct rt_command *command, cl_mem mem)
     }
 }
 
+struct rt_command *rt_command_copy(const struct rt_command *original, cl_command_queue queue)
+{
+    struct rt_command *command = rt_command_create(queue, original->event->command_type);
+    if (!command)
+        return NULL;
+    /* Only a kernel launch owns a block (its arguments); commands with
+     * other blocks (native kernels, SVM frees) are never recorded. */
+    size_t block_size = original->owned ? original->kernel->info->arg_block_size : 0;
+    void *block = block_size ? malloc(block_size) : NULL;
+    cl_mem *mems =
+        original->num_kernel_mems ? malloc(original->num_kernel_mems * sizeof *mems) : NULL;
+    if ((block_size && !block) || (original->num_kernel_mems && !mems)) {
+        free(block);
+        free(mems);
+        rt_command_discard(command);
+        return NULL;
+    }
+    command->has_job = original->has_job;
+    command->is_barrier = original->is_barrier;
+    command->job = original->job;
+    if (block) {
+        memcpy(block, original->owned, block_size);
+        command->owned = block;
+        command->job.u.kernel.arg_block = block;
+    }
+    for (int i = 0; i < RT_COMMAND_MAX_MEMS; i++)
+        if (original->mems[i])
+            rt_command_use_mem(command, original->mems[i]);
+    for (unsigned i = 0; i < original->num_kernel_mems; i++) {
+        mems[i] = original->kernel_mems[i];
+        rt_object_hold(RT_OBJ(mems[i]));
+    }
+    command->kernel_mems = mems;
+    command->num_kernel_mems = original->num_kernel_mems;
+    if (original->kernel) {
+        command->kernel = original->kernel;
+        rt_object_hold(RT_OBJ(command->kernel));
+    }
+    return command;
+}
+
 /* Lets go of the memory objects and kernel a command used. Done before its
  * event completes, so that an application that waits for the command and
  * then releases a buffer sees the buffer (and its destructor callback) go at
@@ -113,7 +154,8 @@ static void command_done(void *context, int status)
 {
     struct rt_command *command = context;
     command->status = status;
-    rt_event_record_end(command->event);
+    if (!command->ends_with_children)
+        rt_event_record_end(command->event);
     struct rt_command *child = atomic_exchange(&command->children, NULL);
     while (child) {
         struct rt_command *next = child->next_child;
@@ -209,9 +251,10 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
 
     pthread_mutex_lock(&queue->lock);
     __atomic_store_n(&queue->outstanding, queue->outstanding + 1, __ATOMIC_RELEASE);
-    if (queue->properties & CL_QUEUE_ON_DEVICE) {
+    if ((queue->properties & CL_QUEUE_ON_DEVICE) || command->detached) {
         /* OpenCL C 6.13.17: commands of a device queue are ordered only by
-         * their events (and children by their parent). */
+         * their events (and children by their parent); so are a
+         * command-buffer's. */
     } else if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
         wait_for(command, queue->last, false);
         if (queue->last)
@@ -237,7 +280,7 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
         remember_since_barrier(queue, event);
     }
     if ((queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
-        !(queue->properties & CL_QUEUE_ON_DEVICE)) {
+        !(queue->properties & CL_QUEUE_ON_DEVICE) && !command->detached) {
         if (queue->last)
             rt_object_unhold(RT_OBJ(queue->last));
         queue->last = event;

@@ -21,6 +21,12 @@ struct rt_command {
     _Atomic int failed;                  /* a dependency completed with an error */
     bool has_job;
     bool is_barrier;                     /* orders all earlier commands (out-of-order queues) */
+    /* A command-buffer's command (cl_khr_command_buffer) is ordered only by
+     * its wait list and its parent, the enqueue of the command-buffer, which
+     * its queue orders; that parent's CL_PROFILING_COMMAND_END is when its
+     * last command ends. */
+    bool detached;
+    bool ends_with_children;
     struct cpu_job job;
     cl_mem mems[RT_COMMAND_MAX_MEMS];    /* held until completion */
     cl_kernel kernel;                    /* held until completion */
@@ -45,6 +51,11 @@ struct rt_command *rt_command_create(cl_command_queue queue, cl_command_type typ
 
 /* Holds a memory object until the command completes. */
 void rt_command_use_mem(struct rt_command *command, cl_mem mem);
+
+/* A new command on `queue` doing what `original` (built, never enqueued)
+ * does: the same job, memory objects and kernel (held again), its own
+ * copy of the kernel's argument block. NULL when out of memory. */
+struct rt_command *rt_command_copy(const struct rt_command *original, cl_command_queue queue);
 
 /* Frees a command that was never enqueued. */
 void rt_command_discard(struct rt_command *command);

@@ -158,6 +158,18 @@ static void destroy_semaphore(cl_semaphore_khr semaphore)
     rt_object_unhold(RT_OBJ(semaphore->context));
 }
 
+static void destroy_command_buffer(cl_command_buffer_khr buffer)
+{
+    for (cl_uint i = 0; i < buffer->count; i++) {
+        rt_command_discard(buffer->commands[i].command);
+        free(buffer->commands[i].waits);
+    }
+    free(buffer->commands);
+    pthread_mutex_destroy(&buffer->lock);
+    rt_object_release(RT_OBJ(buffer->queue));
+    rt_object_unhold(RT_OBJ(buffer->context));
+}
+
 /* Only sub-devices are ever destroyed: the root device lives as long as
  * the process. */
 static void destroy_device(cl_device_id device)
@@ -193,6 +205,7 @@ void rt_object_destroy(struct rt_object *object)
     case RT_DEVICE: destroy_device((cl_device_id)object); break;
     case RT_SAMPLER: destroy_sampler((cl_sampler)object); break;
     case RT_SEMAPHORE: destroy_semaphore((cl_semaphore_khr)object); break;
+    case RT_COMMAND_BUFFER: destroy_command_buffer((cl_command_buffer_khr)object); break;
     case RT_PLATFORM:
     case RT_TYPE_COUNT:
         break;

@@ -34,6 +34,7 @@ enum rt_type {
     RT_EVENT,
     RT_SAMPLER,
     RT_SEMAPHORE,
+    RT_COMMAND_BUFFER,
     RT_TYPE_COUNT
 };
 

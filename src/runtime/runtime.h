@@ -212,6 +212,28 @@ struct _cl_semaphore_khr {
     cl_event waiter;
 };
 
+/* cl_khr_command_buffer (src/api/command_buffer.c): commands built as
+ * their enqueues build them, never enqueued themselves; each enqueue of the
+ * buffer runs copies of them. A sync point is a command's index + 1. */
+struct rt_recorded {
+    struct rt_command *command;
+    cl_sync_point_khr *waits; /* the sync points it waits for */
+    cl_uint num_waits;
+};
+
+struct _cl_command_buffer_khr {
+    struct rt_object obj;
+    cl_command_queue queue; /* retained: an application reference (API spec) */
+    cl_context context;     /* held */
+    cl_command_buffer_properties_khr properties[3];
+    size_t num_properties; /* entries incl. the terminating 0; 0: none given */
+    pthread_mutex_t lock;  /* guards the fields below */
+    bool finalized;
+    struct rt_recorded *commands;
+    cl_uint count, capacity;
+    cl_uint last_barrier; /* the newest barrier's sync point, 0: none */
+};
+
 struct rt_event_list {
     struct rt_event_list *next;
     cl_event event;
