@@ -4,6 +4,9 @@
  *               in-order queue, clFinish after each (median, us)
  *   throughput  100000 one-work-item kernels enqueued, then one clFinish
  *               (kernels/s)
+ *   replay      cl_khr_command_buffer: 1000 of those kernels recorded once,
+ *               the buffer enqueued 100 times, a clFinish after each
+ *               (kernels/s; 0: the platform has no command-buffers)
  *   triad       a[i] = b[i] + s * c[i] on 64 Mi floats, best of 5 after a
  *               warm-up (GB/s, 12 bytes an element)
  *   copy        clEnqueueCopyBuffer of 1 GiB, best of 3 after a warm-up
@@ -24,6 +27,7 @@
  *        Language"; the first platform named is the base of the ratios)
  */
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -177,13 +181,15 @@ static const struct {
 };
 
 enum { LATENCY_RUNS = 2000, WARM_UP = 100, MANY = 100000, TRIAD_RUNS = 5, COPY_RUNS = 3 };
+enum { RECORDED = 1000 }; /* kernels in the replayed command-buffer */
 #define TRIAD_ELEMENTS ((size_t)64 << 20)
 #define COPY_BYTES ((size_t)1 << 30)
 
 struct result {
     const char *name;
     char device[128];
-    double latency_us, kernels_per_s, triad_gbs, copy_gbs, build_ms, first_result_ms, rebuild_ms;
+    double latency_us, kernels_per_s, replay_per_s, triad_gbs, copy_gbs, build_ms, first_result_ms,
+        rebuild_ms;
     double mid_build_ms, mid_cached_ms, mid_first_ms, mid_cached_first_ms;
     int ok;
 };
@@ -268,6 +274,41 @@ static double launch_mid(cl_command_queue queue, cl_program program, cl_mem buff
     return err ? -1 : (now() - t0) * 1e3;
 }
 
+/* cl_khr_command_buffer: the one-work-item kernel recorded RECORDED times
+ * on the in-order queue, the buffer enqueued MANY / RECORDED times, each
+ * run waited for (0.9.0, PoCL's version, refuses to enqueue a buffer still
+ * pending): kernels/s; 0 without the extension, -1 on an error. Only
+ * create, finalize, release, enqueue and clCommandNDRangeKernelKHR are
+ * used: their signatures are the same from 0.9.0 to 0.9.8. */
+static double replay_per_s(cl_platform_id platform, cl_command_queue queue, cl_kernel kernel)
+{
+#define FIND(name) (name##_fn) clGetExtensionFunctionAddressForPlatform(platform, #name)
+    clCreateCommandBufferKHR_fn create = FIND(clCreateCommandBufferKHR);
+    clFinalizeCommandBufferKHR_fn finalize = FIND(clFinalizeCommandBufferKHR);
+    clReleaseCommandBufferKHR_fn release = FIND(clReleaseCommandBufferKHR);
+    clEnqueueCommandBufferKHR_fn enqueue = FIND(clEnqueueCommandBufferKHR);
+    clCommandNDRangeKernelKHR_fn record = FIND(clCommandNDRangeKernelKHR);
+#undef FIND
+    if (!create || !finalize || !release || !enqueue || !record)
+        return 0;
+    cl_int err;
+    cl_command_buffer_khr buffer = create(1, &queue, NULL, &err);
+    if (err)
+        return -1;
+    size_t one = 1;
+    for (int i = 0; i < RECORDED && !err; i++)
+        err = record(buffer, NULL, NULL, kernel, 1, NULL, &one, &one, 0, NULL, NULL, NULL);
+    if (!err)
+        err = finalize(buffer);
+    double t0 = now();
+    for (int i = 0; i < MANY / RECORDED && !err; i++)
+        if (!(err = enqueue(0, NULL, buffer, 0, NULL, NULL)))
+            err = clFinish(queue);
+    double seconds = now() - t0;
+    release(buffer);
+    return err ? -1 : MANY / seconds;
+}
+
 static void run(cl_platform_id platform, struct result *r)
 {
     cl_device_id device;
@@ -348,6 +389,9 @@ static void run(cl_platform_id platform, struct result *r)
         TRY(clEnqueueNDRangeKernel(queue, tiny, 1, NULL, &one, &one, 0, NULL, NULL));
     TRY(clFinish(queue));
     r->kernels_per_s = MANY / (now() - t0);
+
+    r->replay_per_s = replay_per_s(platform, queue, tiny);
+    TRY(r->replay_per_s < 0 ? CL_INVALID_OPERATION : CL_SUCCESS);
 
     /* triad */
     size_t n = TRIAD_ELEMENTS;
@@ -508,7 +552,7 @@ static double median(double *values, int count)
  * them, except triad, which is the best (it is a best-of already). */
 static void combine(struct result *runs, int reps, struct result *out)
 {
-    double values[9][64];
+    double values[10][64];
     *out = runs[0];
     out->ok = 1;
     for (int i = 0; i < reps; i++) {
@@ -521,6 +565,7 @@ static void combine(struct result *runs, int reps, struct result *out)
         values[6][i] = runs[i].mid_cached_ms;
         values[7][i] = runs[i].mid_first_ms;
         values[8][i] = runs[i].mid_cached_first_ms;
+        values[9][i] = runs[i].replay_per_s;
         out->triad_gbs = runs[i].triad_gbs > out->triad_gbs ? runs[i].triad_gbs : out->triad_gbs;
         out->copy_gbs = runs[i].copy_gbs > out->copy_gbs ? runs[i].copy_gbs : out->copy_gbs;
         out->ok &= runs[i].ok;
@@ -534,6 +579,7 @@ static void combine(struct result *runs, int reps, struct result *out)
     out->mid_cached_ms = median(values[6], reps);
     out->mid_first_ms = median(values[7], reps);
     out->mid_cached_first_ms = median(values[8], reps);
+    out->replay_per_s = median(values[9], reps);
 }
 
 static char cache_dir[] = "/tmp/cpucl-bench-cache-XXXXXX";
@@ -635,6 +681,18 @@ int main(int argc, char **argv)
         printf(" %s clEnqueueCopyBuffer %.1f GB/s (%.0f%%)%s", results[i].name, results[i].copy_gbs,
                memcpy_gbs > 0 ? 100.0 * results[i].copy_gbs / memcpy_gbs : 0.0,
                i + 1 < platforms_used ? ";" : "\n");
+    printf("command-buffer replay (%d one-work-item kernels recorded once, run %d times, "
+           "clFinish after each):",
+           RECORDED, MANY / RECORDED);
+    for (int i = 0; i < platforms_used; i++) {
+        if (results[i].replay_per_s > 0)
+            printf(" %s %.0f kernels/s", results[i].name, results[i].replay_per_s);
+        else
+            printf(" %s -", results[i].name);
+        if (i > 0 && results[i].replay_per_s > 0 && results[0].replay_per_s > 0)
+            printf(" (%.2fx)", results[0].replay_per_s / results[i].replay_per_s);
+        printf("%s", i + 1 < platforms_used ? ";" : "\n");
+    }
     int all_ok = 1;
     for (int i = 0; i < platforms_used; i++)
         all_ok &= results[i].ok;
