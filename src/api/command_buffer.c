@@ -365,8 +365,9 @@ static cl_int CL_API_CALL enqueue_command_buffer(cl_uint num_queues, cl_command_
     cl_uint count = buffer->count;
     struct rt_command *run = rt_command_create(queue, CL_COMMAND_COMMAND_BUFFER_KHR);
     struct rt_command **copies = calloc(count ? count : 1, sizeof *copies);
-    cl_event *waits = calloc(count ? count : 1, sizeof *waits);
-    bool short_of_memory = !run || !copies || !waits;
+    /* each copy's event, then room for one copy's wait list */
+    cl_event *events = calloc(2 * (size_t)count + 1, sizeof *events);
+    bool short_of_memory = !run || !copies || !events;
     for (cl_uint i = 0; i < count && !short_of_memory; i++)
         short_of_memory = !(copies[i] = rt_command_copy(buffer->commands[i].command, queue));
     if (short_of_memory) {
@@ -376,23 +377,31 @@ static cl_int CL_API_CALL enqueue_command_buffer(cl_uint num_queues, cl_command_
         if (run)
             rt_command_discard(run);
         free(copies);
-        free(waits);
+        free(events);
         return CL_OUT_OF_HOST_MEMORY;
     }
     run->ends_with_children = true;
-    /* In recording order: a command waits only for earlier ones, which are
-     * already in the graph. None starts before `run` has run. */
+    /* The run goes into the graph first, held until every copy is attached
+     * to it, so that copies start as they come when it has run at once. A
+     * copy waits only for earlier ones, whose events are held here: they
+     * may have completed already. */
+    rt_command_hold(run);
+    cl_int status = api_submit(run, num_events, wait_list, event, CL_FALSE);
     for (cl_uint i = 0; i < count; i++) {
         const struct rt_recorded *entry = &buffer->commands[i];
+        cl_event *list = events + count;
         for (cl_uint w = 0; w < entry->num_waits; w++)
-            waits[w] = copies[entry->waits[w] - 1]->event;
+            list[w] = events[entry->waits[w] - 1];
         copies[i]->detached = true;
         copies[i]->parent = run;
-        rt_command_enqueue(copies[i], entry->num_waits, waits, NULL);
+        rt_command_enqueue(copies[i], entry->num_waits, list, &events[i]);
     }
+    rt_command_unhold(run);
+    for (cl_uint i = 0; i < count; i++)
+        rt_object_release(RT_OBJ(events[i]));
     free(copies);
-    free(waits);
-    return api_submit(run, num_events, wait_list, event, CL_FALSE);
+    free(events);
+    return status;
 }
 
 /* --- queries --- */

@@ -121,6 +121,11 @@ static void command_started(void *context)
     rt_event_set_status(command->event, CL_RUNNING);
 }
 
+/* The value of `children` once a command's run has ended: a child
+ * attached later (a command-buffer's copy) starts at once. */
+#define RUN_ENDED ((struct rt_command *)&run_ended_mark)
+static const char run_ended_mark;
+
 /* The command and all its children have ended: its event completes. */
 static void command_finished(struct rt_command *command)
 {
@@ -156,7 +161,7 @@ static void command_done(void *context, int status)
     command->status = status;
     if (!command->ends_with_children)
         rt_event_record_end(command->event);
-    struct rt_command *child = atomic_exchange(&command->children, NULL);
+    struct rt_command *child = atomic_exchange(&command->children, RUN_ENDED);
     while (child) {
         struct rt_command *next = child->next_child;
         if (status < 0)
@@ -187,6 +192,16 @@ static void command_ready(struct rt_command *command)
     command->job.allowed_count = device->compute_units;
     command->job.priority = command->queue->priority;
     cpu_submit(device->cpu, &command->job);
+}
+
+void rt_command_hold(struct rt_command *command)
+{
+    atomic_fetch_add(&command->unfinished, 1);
+}
+
+void rt_command_unhold(struct rt_command *command)
+{
+    command_finished(command);
 }
 
 void rt_command_dependency_done(struct rt_command *command)
@@ -244,9 +259,18 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
         atomic_fetch_add(&command->pending, 1);    /* until the parent's run ends */
         atomic_fetch_add(&parent->unfinished, 1);  /* the parent completes after it */
         struct rt_command *head = atomic_load(&parent->children);
-        do
+        do {
+            if (head == RUN_ENDED)
+                break;
             command->next_child = head;
-        while (!atomic_compare_exchange_weak(&parent->children, &head, command));
+        } while (!atomic_compare_exchange_weak(&parent->children, &head, command));
+        if (head == RUN_ENDED) {
+            /* a command-buffer's copy attached after its run ended: it
+             * starts now, or fails with the run */
+            if (parent->status < 0)
+                atomic_store(&command->failed, 1);
+            atomic_fetch_sub(&command->pending, 1);
+        }
     }
 
     pthread_mutex_lock(&queue->lock);

@@ -57,6 +57,13 @@ void rt_command_use_mem(struct rt_command *command, cl_mem mem);
  * copy of the kernel's argument block. NULL when out of memory. */
 struct rt_command *rt_command_copy(const struct rt_command *original, cl_command_queue queue);
 
+/* Keeps an enqueued command from completing (and from being freed) until
+ * the matching rt_command_unhold: a command-buffer's run is held while its
+ * copies are attached to it as children, which start as they come once its
+ * own run has ended. */
+void rt_command_hold(struct rt_command *command);
+void rt_command_unhold(struct rt_command *command);
+
 /* Frees a command that was never enqueued. */
 void rt_command_discard(struct rt_command *command);
 
