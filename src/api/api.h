@@ -55,9 +55,33 @@ static inline int api_valid_command_buffer(cl_command_buffer_khr b)
 {
     return rt_object_valid(b, RT_COMMAND_BUFFER);
 }
-/* The address of a cl_khr_command_buffer function by name, NULL for other
- * names (clGetExtensionFunctionAddress). */
+/* The address of a cl_khr_command_buffer or _mutable_dispatch function by
+ * name, NULL for other names (clGetExtensionFunctionAddress). */
 void *api_command_buffer_function(const char *name);
+void *api_mutable_dispatch_function(const char *name);
+
+/* cl_khr_command_buffer_mutable_dispatch 0.9.5 (mutable_dispatch.c;
+ * Debian 12's headers have 0.9.0's, whose values partly differ) */
+#define API_MUTABLE_FLAG ((cl_bitfield)1 << 1)      /* CL_COMMAND_BUFFER_MUTABLE_KHR */
+#define API_SIMULTANEOUS_FLAG ((cl_bitfield)1 << 0) /* CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR */
+#define API_MUTABLE_FIELDS ((cl_bitfield)0x1f)      /* every CL_MUTABLE_DISPATCH_*_KHR field */
+#define API_BUFFER_ASSERTS 0x12B7  /* CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR */
+#define API_COMMAND_ASSERTS 0x12B8 /* CL_MUTABLE_DISPATCH_ASSERTS_KHR */
+#define API_NO_ADDITIONAL_WORK_GROUPS                                                              \
+    ((cl_bitfield)1) /* ..._ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR */
+
+/* Records a kernel launch into `buffer` (locked by the caller), checked as
+ * clEnqueueNDRangeKernel checks it and by its command properties: *command
+ * is the built launch, or NULL when a mutable buffer's launch waits for
+ * its arguments; *handle (when asked for or the buffer is mutable) the
+ * launch's mutable-command object, owned by the buffer from record_end. */
+cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *properties,
+                         cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
+                         const size_t *global_work_size, const size_t *local_work_size,
+                         bool want_handle, struct rt_command **command,
+                         cl_mutable_command_khr *handle);
+/* Frees a handle api_record_launch made that no buffer took. */
+void api_mutable_discard(cl_mutable_command_khr handle);
 
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at
@@ -189,10 +213,14 @@ cl_int api_build_svm_memcpy(cl_command_queue queue, void *dst, const void *src, 
 cl_int api_build_svm_memfill(cl_command_queue queue, void *svm_ptr, const void *pattern,
                              size_t pattern_size, size_t size, cl_uint num_events,
                              const cl_event *wait_list, struct rt_command **out);
+/* With `args_later` a kernel whose arguments are not all set is checked
+ * as far as it can be and gives CL_SUCCESS with *out NULL (a mutable
+ * command-buffer's launch, built when an update sets them). */
 cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                                 const size_t *global_work_offset, const size_t *global_work_size,
                                 const size_t *local_work_size, cl_uint num_events,
-                                const cl_event *wait_list, struct rt_command **out);
+                                const cl_event *wait_list, bool args_later,
+                                struct rt_command **out);
 
 /* Maps (5.2.2, 5.3.6): whether the map flags are valid together; whether
  * the object's host-access flags forbid what they ask; and the map command

@@ -21,32 +21,48 @@
 
 #include "api/api.h"
 
-/* cl_command_properties_khr (0.9.8): no command properties are defined. */
+/* cl_command_properties_khr (0.9.8): no command properties are defined
+ * but a kernel launch's (mutable_dispatch.c). */
 typedef cl_properties command_properties;
 
-/* cl_command_buffer_flags_khr bits that layered extensions define
- * (simultaneous use, mutable, device-side sync): known, not supported. */
-#define LAYERED_FLAGS ((cl_command_buffer_flags_khr)7)
+/* CL_COMMAND_BUFFER_STATE_FINALIZED_KHR (0.9.8; 2 was 0.9.1's PENDING) */
+#define STATE_FINALIZED ((cl_command_buffer_state_khr)2)
 
-/* The properties into `list` (at most the flags and the 0), `*count` the
- * entries kept, 0 when there are none. */
+/* CL_COMMAND_BUFFER_FLAGS_KHR's bit that cl_khr_command_buffer_multi_device
+ * defines (device-side sync): known, not supported. */
+#define DEVICE_SIDE_SYNC_FLAG ((cl_bitfield)1 << 2)
+
+/* The properties into `buffer` (kept as given in `list`, `*count` entries
+ * with the 0, 0 when none were given). Flags: mutable
+ * (mutable_dispatch.c) and simultaneous use (every run is a copy of its
+ * own) are supported. */
 static cl_int read_properties(const cl_command_buffer_properties_khr *properties,
-                              cl_command_buffer_properties_khr list[3], size_t *count)
+                              cl_command_buffer_properties_khr list[5], size_t *count,
+                              cl_bitfield *flags, cl_bitfield *asserts)
 {
     *count = 0;
+    *flags = *asserts = 0;
     if (!properties)
         return CL_SUCCESS;
-    bool has_flags = false;
+    bool has_flags = false, has_asserts = false;
     size_t i = 0;
     for (; properties[i]; i += 2) {
-        if (properties[i] != CL_COMMAND_BUFFER_FLAGS_KHR || has_flags)
-            return CL_INVALID_VALUE;
-        has_flags = true;
-        cl_command_buffer_flags_khr flags = properties[i + 1];
-        if (flags & ~LAYERED_FLAGS)
-            return CL_INVALID_VALUE;
-        if (flags)
-            return CL_INVALID_PROPERTY;
+        cl_bitfield value = properties[i + 1];
+        if (properties[i] == CL_COMMAND_BUFFER_FLAGS_KHR && !has_flags) {
+            has_flags = true;
+            if (value & ~(API_MUTABLE_FLAG | API_SIMULTANEOUS_FLAG | DEVICE_SIDE_SYNC_FLAG))
+                return CL_INVALID_VALUE;
+            if (value & DEVICE_SIDE_SYNC_FLAG)
+                return CL_INVALID_PROPERTY;
+            *flags = value;
+        } else if (properties[i] == API_BUFFER_ASSERTS && !has_asserts) {
+            has_asserts = true;
+            if (value & ~API_NO_ADDITIONAL_WORK_GROUPS)
+                return CL_INVALID_VALUE;
+            *asserts = value;
+        } else {
+            return CL_INVALID_VALUE; /* unknown, or given twice */
+        }
     }
     *count = i + 1;
     memcpy(list, properties, *count * sizeof *properties);
@@ -57,8 +73,9 @@ static cl_command_buffer_khr CL_API_CALL
 create_command_buffer(cl_uint num_queues, const cl_command_queue *queues,
                       const cl_command_buffer_properties_khr *properties, cl_int *errcode_ret)
 {
-    cl_command_buffer_properties_khr list[3];
+    cl_command_buffer_properties_khr list[5];
     size_t count = 0;
+    cl_bitfield flags, asserts;
     cl_int err = CL_SUCCESS;
     cl_command_buffer_khr buffer = NULL;
     /* without cl_khr_command_buffer_multi_device exactly one queue */
@@ -66,7 +83,7 @@ create_command_buffer(cl_uint num_queues, const cl_command_queue *queues,
         err = CL_INVALID_VALUE;
     else if (!api_valid_queue(queues[0]))
         err = CL_INVALID_COMMAND_QUEUE;
-    else if (!(err = read_properties(properties, list, &count)) &&
+    else if (!(err = read_properties(properties, list, &count, &flags, &asserts)) &&
              !(buffer = rt_object_create(RT_COMMAND_BUFFER, sizeof *buffer)))
         err = CL_OUT_OF_HOST_MEMORY;
     api_set_error(errcode_ret, err);
@@ -74,6 +91,8 @@ create_command_buffer(cl_uint num_queues, const cl_command_queue *queues,
         return NULL;
     memcpy(buffer->properties, list, count * sizeof list[0]);
     buffer->num_properties = count;
+    buffer->flags = flags;
+    buffer->asserts = asserts;
     buffer->queue = queues[0];
     rt_object_retain(RT_OBJ(buffer->queue));
     buffer->context = buffer->queue->context;
@@ -179,11 +198,12 @@ static cl_int add_waits(cl_command_buffer_khr buffer, struct rt_recorded *entry,
     return CL_SUCCESS;
 }
 
-/* Keeps a command built by an api_build_* function (err its result) and
- * unlocks the buffer. */
+/* Keeps a command built by an api_build_* function (err its result; for a
+ * kernel launch also its mutable-command handle) and unlocks the buffer. */
 static cl_int record_end(cl_command_buffer_khr buffer, cl_int err, struct rt_command *command,
-                         cl_uint num_sync_points, const cl_sync_point_khr *sync_points,
-                         bool is_barrier, cl_sync_point_khr *sync_point)
+                         cl_mutable_command_khr handle, cl_uint num_sync_points,
+                         const cl_sync_point_khr *sync_points, bool is_barrier,
+                         cl_sync_point_khr *sync_point)
 {
     if (!err && buffer->count == CL_UINT_MAX - 1)
         err = CL_OUT_OF_RESOURCES;
@@ -203,10 +223,15 @@ static cl_int record_end(cl_command_buffer_khr buffer, cl_int err, struct rt_com
     if (err) {
         if (command)
             rt_command_discard(command);
+        if (handle)
+            api_mutable_discard(handle);
         pthread_mutex_unlock(&buffer->lock);
         return err;
     }
     entry->command = command;
+    entry->mutable_launch = handle;
+    if (handle)
+        handle->index = buffer->count;
     buffer->count++;
     if (is_barrier)
         buffer->last_barrier = buffer->count;
@@ -230,7 +255,8 @@ static cl_int record_end(cl_command_buffer_khr buffer, cl_int err, struct rt_com
             return err;                                                                            \
         struct rt_command *command = NULL;                                                         \
         err = build(buffer->queue, __VA_ARGS__, 0, NULL, &command);                                \
-        return record_end(buffer, err, command, num_sync_points, sync_points, false, sync_point);  \
+        return record_end(buffer, err, command, NULL, num_sync_points, sync_points, false,         \
+                          sync_point);                                                             \
     } while (0)
 
 /* A barrier: no work; it waits for its sync points, or for everything
@@ -242,7 +268,7 @@ static cl_int CL_API_CALL command_barrier(RECORD_START, RECORD_SYNC)
     if (err)
         return err;
     struct rt_command *command = rt_command_create(buffer->queue, CL_COMMAND_BARRIER);
-    return record_end(buffer, command ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY, command,
+    return record_end(buffer, command ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY, command, NULL,
                       num_sync_points, sync_points, true, sync_point);
 }
 
@@ -300,15 +326,27 @@ static cl_int CL_API_CALL command_fill_image(RECORD_START, cl_mem image, const v
     RECORD(api_build_fill_image, image, fill_color, origin, region);
 }
 
-/* The launch's arguments are the kernel's at recording (API spec: they
- * cannot be changed between executions without mutable dispatch). */
-static cl_int CL_API_CALL command_ndrange_kernel(RECORD_START, cl_kernel kernel, cl_uint work_dim,
-                                                 const size_t *global_work_offset,
-                                                 const size_t *global_work_size,
-                                                 const size_t *local_work_size, RECORD_SYNC)
+/* The launch's arguments are the kernel's at recording (API spec: only
+ * an update changes them, mutable_dispatch.c). */
+static cl_int CL_API_CALL command_ndrange_kernel(
+    RECORD_START, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
+    const size_t *global_work_size, const size_t *local_work_size, cl_uint num_sync_points,
+    const cl_sync_point_khr *sync_points, cl_sync_point_khr *sync_point,
+    cl_mutable_command_khr *mutable_handle)
 {
-    RECORD(api_build_ndrange_kernel, kernel, work_dim, global_work_offset, global_work_size,
-           local_work_size);
+    /* the properties and the handle are the launch's own (mutable dispatch) */
+    cl_int err = record_begin(buffer, queue, NULL, num_sync_points, sync_points, NULL);
+    if (err)
+        return err;
+    struct rt_command *command = NULL;
+    cl_mutable_command_khr handle = NULL;
+    err = api_record_launch(buffer, properties, kernel, work_dim, global_work_offset,
+                            global_work_size, local_work_size, mutable_handle != NULL, &command,
+                            &handle);
+    err = record_end(buffer, err, command, handle, num_sync_points, sync_points, false, sync_point);
+    if (!err && mutable_handle)
+        *mutable_handle = handle;
+    return err;
 }
 
 static cl_int CL_API_CALL command_svm_memcpy(RECORD_START, void *dst, const void *src, size_t size,
@@ -324,6 +362,18 @@ static cl_int CL_API_CALL command_svm_memfill(RECORD_START, void *svm_ptr, const
 }
 
 /* --- running --- */
+
+/* Finalized, with every launch built (API spec: the Executable state; a
+ * mutable launch recorded without its arguments leaves it Finalized). */
+static bool executable(cl_command_buffer_khr buffer)
+{
+    if (!buffer->finalized)
+        return false;
+    for (cl_uint i = 0; i < buffer->count; i++)
+        if (!buffer->commands[i].command)
+            return false;
+    return true;
+}
 
 /* The queue a run goes to: the buffer's, or (queue substitution) one of
  * the same device and context. */
@@ -352,16 +402,19 @@ static cl_int CL_API_CALL enqueue_command_buffer(cl_uint num_queues, cl_command_
     if (!api_valid_command_buffer(buffer))
         return CL_INVALID_COMMAND_BUFFER_KHR;
     pthread_mutex_lock(&buffer->lock);
-    bool finalized = buffer->finalized;
-    pthread_mutex_unlock(&buffer->lock);
-    if (!finalized)
-        return CL_INVALID_OPERATION;
+    cl_int err = executable(buffer) ? CL_SUCCESS : CL_INVALID_OPERATION;
     cl_command_queue queue;
-    cl_int err = run_queue(buffer, num_queues, queues, &queue);
-    if (err || (err = api_check_wait_list(buffer->context, num_events, wait_list)))
+    if (!err)
+        err = run_queue(buffer, num_queues, queues, &queue);
+    if (!err)
+        err = api_check_wait_list(buffer->context, num_events, wait_list);
+    if (err) {
+        pthread_mutex_unlock(&buffer->lock);
         return err;
+    }
 
-    /* Finalized: the recorded commands no longer change. */
+    /* The copies are made under the lock: an update may replace a
+     * recorded launch; the run then goes on with its own copies. */
     cl_uint count = buffer->count;
     struct rt_command *run = rt_command_create(queue, CL_COMMAND_COMMAND_BUFFER_KHR);
     struct rt_command **copies = calloc(count ? count : 1, sizeof *copies);
@@ -370,6 +423,7 @@ static cl_int CL_API_CALL enqueue_command_buffer(cl_uint num_queues, cl_command_
     bool short_of_memory = !run || !copies || !events;
     for (cl_uint i = 0; i < count && !short_of_memory; i++)
         short_of_memory = !(copies[i] = rt_command_copy(buffer->commands[i].command, queue));
+    pthread_mutex_unlock(&buffer->lock);
     if (short_of_memory) {
         for (cl_uint i = 0; copies && i < count; i++)
             if (copies[i])
@@ -425,9 +479,10 @@ static cl_int CL_API_CALL get_command_buffer_info(cl_command_buffer_khr buffer,
     }
     case CL_COMMAND_BUFFER_STATE_KHR: {
         pthread_mutex_lock(&buffer->lock);
-        cl_command_buffer_state_khr state = buffer->finalized
-                                                ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-                                                : CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
+        cl_command_buffer_state_khr state =
+            !buffer->finalized   ? CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+            : executable(buffer) ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+                                 : STATE_FINALIZED;
         pthread_mutex_unlock(&buffer->lock);
         return API_INFO(state);
     }
@@ -466,5 +521,5 @@ void *api_command_buffer_function(const char *name)
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
         if (!strcmp(name, functions[i].name))
             return functions[i].address;
-    return NULL;
+    return api_mutable_dispatch_function(name);
 }

@@ -29,14 +29,15 @@
  * cl_khr_spirv_queries (below), cl_khr_device_uuid (below),
  * cl_ext_cxx_for_opencl (the front end's C++ for OpenCL),
  * cl_ext_immutable_memory_objects (memory.c, image.c and the enqueues),
- * cl_khr_semaphore (semaphore.c) and cl_khr_command_buffer
- * (command_buffer.c). */
+ * cl_khr_semaphore (semaphore.c), cl_khr_command_buffer
+ * (command_buffer.c) and cl_khr_command_buffer_mutable_dispatch
+ * (mutable_dispatch.c). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
     "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
     "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore "   \
-    "cl_khr_command_buffer"
+    "cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -383,10 +384,14 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
         return answer(out, types, sizeof types);
     }
     /* cl_khr_command_buffer: recorded kernels may print and enqueue kernels
-     * (they run as any launch does); any host queue may run a buffer */
+     * (they run as any launch does); a buffer may run again while it runs
+     * (each run is copies of its own); any host queue may run a buffer */
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
         return answer_ulong(out, CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
-                                     CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR);
+                                     CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR |
+                                     CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+    /* cl_khr_command_buffer_mutable_dispatch: every field may be updated */
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: return answer_ulong(out, API_MUTABLE_FIELDS);
     case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: return answer_ulong(out, 0);
     case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
         return answer_ulong(out, API_COMMAND_BUFFER_QUEUE_PROPERTIES);

@@ -172,7 +172,7 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
 cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                                 const size_t *global_work_offset, const size_t *global_work_size,
                                 const size_t *local_work_size, cl_uint num_events,
-                                const cl_event *wait_list, struct rt_command **out)
+                                const cl_event *wait_list, bool args_later, struct rt_command **out)
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
@@ -180,9 +180,11 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         return CL_INVALID_KERNEL;
     if (kernel->program->context != queue->context)
         return CL_INVALID_CONTEXT;
+    bool args_set = true;
     for (unsigned i = 0; i < kernel->info->num_args; i++)
-        if (!kernel->args[i].set)
-            return CL_INVALID_KERNEL_ARGS;
+        args_set &= kernel->args[i].set;
+    if (!args_set && !args_later)
+        return CL_INVALID_KERNEL_ARGS;
     if (work_dim < 1 || work_dim > 3)
         return CL_INVALID_WORK_DIMENSION;
     size_t offset[3] = {0, 0, 0}, global[3] = {1, 1, 1}, local[3] = {1, 1, 1};
@@ -215,6 +217,10 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         return err;
     if (api_kernel_local_mem_size(kernel) > cpu_device_local_mem_size(queue->device->cpu))
         return CL_OUT_OF_RESOURCES;
+    if (!args_set) {
+        *out = NULL; /* checked; built once the arguments are set */
+        return CL_SUCCESS;
+    }
 
     /* The kernel's code is made at its first launch, a copy for this
      * launch's facts after a few (src/compiler/codegen.c). */
@@ -262,7 +268,7 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     struct rt_command *command = NULL;
     cl_int err =
         api_build_ndrange_kernel(queue, kernel, work_dim, global_work_offset, global_work_size,
-                                 local_work_size, num_events, wait_list, &command);
+                                 local_work_size, num_events, wait_list, false, &command);
     return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 

@@ -19,6 +19,7 @@ static cl_version_khr extension_version(const char *name, size_t length)
         {"cl_khr_integer_dot_product", CL_MAKE_VERSION_KHR(2, 0, 0)},
         /* provisional: the 0.9.8 entry points and queries (command_buffer.c) */
         {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8)},
+        {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5)},
     };
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
         if (strlen(later[i].name) == length && !memcmp(later[i].name, name, length))

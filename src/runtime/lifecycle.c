@@ -161,8 +161,16 @@ static void destroy_semaphore(cl_semaphore_khr semaphore)
 static void destroy_command_buffer(cl_command_buffer_khr buffer)
 {
     for (cl_uint i = 0; i < buffer->count; i++) {
-        rt_command_discard(buffer->commands[i].command);
-        free(buffer->commands[i].waits);
+        struct rt_recorded *entry = &buffer->commands[i];
+        if (entry->command)
+            rt_command_discard(entry->command);
+        free(entry->waits);
+        if (entry->mutable_launch) {
+            rt_object_release(RT_OBJ(entry->mutable_launch->state));
+            rt_object_unhold(RT_OBJ(entry->mutable_launch->kernel));
+            entry->mutable_launch->magic = 0;
+            free(entry->mutable_launch);
+        }
     }
     free(buffer->commands);
     pthread_mutex_destroy(&buffer->lock);

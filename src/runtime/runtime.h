@@ -216,22 +216,43 @@ struct _cl_semaphore_khr {
  * their enqueues build them, never enqueued themselves; each enqueue of the
  * buffer runs copies of them. A sync point is a command's index + 1. */
 struct rt_recorded {
-    struct rt_command *command;
-    cl_sync_point_khr *waits; /* the sync points it waits for */
+    struct rt_command *command; /* NULL: a mutable launch whose arguments are not all set */
+    cl_sync_point_khr *waits;   /* the sync points it waits for */
     cl_uint num_waits;
+    cl_mutable_command_khr mutable_launch; /* a kernel launch's handle, else NULL */
 };
 
 struct _cl_command_buffer_khr {
     struct rt_object obj;
     cl_command_queue queue; /* retained: an application reference (API spec) */
     cl_context context;     /* held */
-    cl_command_buffer_properties_khr properties[3];
+    cl_command_buffer_properties_khr properties[5];
     size_t num_properties; /* entries incl. the terminating 0; 0: none given */
+    cl_bitfield flags;     /* CL_COMMAND_BUFFER_FLAGS_KHR */
+    cl_bitfield asserts;   /* CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR */
     pthread_mutex_t lock;  /* guards the fields below */
     bool finalized;
     struct rt_recorded *commands;
     cl_uint count, capacity;
     cl_uint last_barrier; /* the newest barrier's sync point, 0: none */
+};
+
+/* cl_khr_command_buffer_mutable_dispatch (src/api/mutable_dispatch.c): a
+ * recorded kernel launch that updates may change; it lives as long as its
+ * command-buffer, whose lock guards it. */
+#define RT_MUTABLE_MAGIC 0x4d555444u
+struct _cl_mutable_command_khr {
+    uint32_t magic;
+    cl_command_buffer_khr buffer; /* not held: the buffer owns the handle */
+    cl_uint index;                /* its entry in buffer->commands */
+    cl_kernel kernel;             /* as recorded (held) */
+    cl_kernel state;              /* a clone with the launch's arguments (retained) */
+    cl_bitfield updatable;        /* CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR */
+    cl_properties properties[5];
+    size_t num_properties; /* as given, incl. the 0; 0: none given */
+    cl_uint work_dim;
+    size_t offset[3], global[3], local[3];
+    bool has_offset, has_global, has_local;
 };
 
 struct rt_event_list {

@@ -348,17 +348,26 @@ static void test_queries_and_errors(struct harness *h, cl_kernel scale)
     CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR, sizeof caps,
                              &caps, NULL));
     CHECK_EQ(caps, CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
-                       CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR);
+                       CL_COMMAND_BUFFER_CAPABILITY_DEVICE_SIDE_ENQUEUE_KHR |
+                       CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR);
+    cl_bitfield fields = 0;
+    CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR, sizeof fields,
+                             &fields, NULL));
+    CHECK_EQ(fields, 0x1f);
     size_t size = 0;
     CHECK_OK(clGetDeviceInfo(h->device, CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR, 0, NULL, &size));
     cl_name_version_khr *versions = malloc(size);
     CHECK_OK(
         clGetDeviceInfo(h->device, CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR, size, versions, NULL));
-    cl_version_khr version = 0;
-    for (size_t i = 0; i < size / sizeof *versions; i++)
+    cl_version_khr version = 0, mutable_version = 0;
+    for (size_t i = 0; i < size / sizeof *versions; i++) {
         if (!strcmp(versions[i].name, "cl_khr_command_buffer"))
             version = versions[i].version;
+        if (!strcmp(versions[i].name, "cl_khr_command_buffer_mutable_dispatch"))
+            mutable_version = versions[i].version;
+    }
     CHECK_EQ(version, CL_MAKE_VERSION_KHR(0, 9, 8));
+    CHECK_EQ(mutable_version, CL_MAKE_VERSION_KHR(0, 9, 5));
     free(versions);
 
     /* creation */
@@ -374,8 +383,9 @@ static void test_queries_and_errors(struct harness *h, cl_kernel scale)
     cl_command_buffer_properties_khr junk[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
                                                (cl_command_buffer_properties_khr)-1, 0};
     CHECK_FAILS(create(1, &h->queue, junk, &err), err, CL_INVALID_VALUE);
-    cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1, 0};
-    CHECK_FAILS(create(1, &h->queue, simultaneous, &err), err, CL_INVALID_PROPERTY);
+    /* device-side sync (cl_khr_command_buffer_multi_device): not offered */
+    cl_command_buffer_properties_khr device_sync[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 4, 0};
+    CHECK_FAILS(create(1, &h->queue, device_sync, &err), err, CL_INVALID_PROPERTY);
     cl_command_buffer_properties_khr none[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0};
     cl_command_buffer_khr cb = create(1, &h->queue, none, &err);
     CHECK_OK(err);
