@@ -80,8 +80,6 @@ cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *prop
                          const size_t *global_work_size, const size_t *local_work_size,
                          bool want_handle, struct rt_command **command,
                          cl_mutable_command_khr *handle);
-/* Frees a handle api_record_launch made that no buffer took. */
-void api_mutable_discard(cl_mutable_command_khr handle);
 
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at

@@ -224,7 +224,7 @@ static cl_int record_end(cl_command_buffer_khr buffer, cl_int err, struct rt_com
         if (command)
             rt_command_discard(command);
         if (handle)
-            api_mutable_discard(handle);
+            rt_mutable_command_free(handle);
         pthread_mutex_unlock(&buffer->lock);
         return err;
     }

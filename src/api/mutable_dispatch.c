@@ -114,13 +114,6 @@ static cl_int read_properties(const cl_properties *properties, cl_bitfield *upda
     return CL_SUCCESS;
 }
 
-void api_mutable_discard(cl_mutable_command_khr handle)
-{
-    rt_object_release(RT_OBJ(handle->state));
-    rt_object_unhold(RT_OBJ(handle->kernel));
-    free(handle);
-}
-
 cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *properties,
                          cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
                          const size_t *global_work_size, const size_t *local_work_size,

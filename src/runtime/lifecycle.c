@@ -158,6 +158,14 @@ static void destroy_semaphore(cl_semaphore_khr semaphore)
     rt_object_unhold(RT_OBJ(semaphore->context));
 }
 
+void rt_mutable_command_free(cl_mutable_command_khr command)
+{
+    rt_object_release(RT_OBJ(command->state));
+    rt_object_unhold(RT_OBJ(command->kernel));
+    command->magic = 0;
+    free(command);
+}
+
 static void destroy_command_buffer(cl_command_buffer_khr buffer)
 {
     for (cl_uint i = 0; i < buffer->count; i++) {
@@ -165,12 +173,8 @@ static void destroy_command_buffer(cl_command_buffer_khr buffer)
         if (entry->command)
             rt_command_discard(entry->command);
         free(entry->waits);
-        if (entry->mutable_launch) {
-            rt_object_release(RT_OBJ(entry->mutable_launch->state));
-            rt_object_unhold(RT_OBJ(entry->mutable_launch->kernel));
-            entry->mutable_launch->magic = 0;
-            free(entry->mutable_launch);
-        }
+        if (entry->mutable_launch)
+            rt_mutable_command_free(entry->mutable_launch);
     }
     free(buffer->commands);
     pthread_mutex_destroy(&buffer->lock);

@@ -255,6 +255,10 @@ struct _cl_mutable_command_khr {
     bool has_offset, has_global, has_local;
 };
 
+/* Frees a mutable-command object: its buffer's destruction, or a record
+ * that failed. */
+void rt_mutable_command_free(cl_mutable_command_khr command);
+
 struct rt_event_list {
     struct rt_event_list *next;
     cl_event event;
