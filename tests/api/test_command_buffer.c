@@ -5,9 +5,11 @@
  * barriers order the commands of an out-of-order buffer; a run waits for
  * its wait list and its queue, fails with a failed wait list, runs on a
  * substitute queue, and reports its type and times; a buffer released
- * while it runs finishes; bad arguments get the spec's errors. The
+ * while it runs finishes; host threads running one buffer at once lose
+ * nothing; bad arguments get the spec's errors. The
  * functions are found by name, with the 0.9.8 signatures (Debian 12's
  * headers declare 0.9.1's). */
+#include <pthread.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -334,6 +336,73 @@ static void test_device_enqueue(struct harness *h)
     clReleaseCommandQueue(device_queue);
 }
 
+/* Many host threads run one buffer at once, each on a queue of its own
+ * (queue substitution; simultaneous use): every run's every launch counts. */
+enum { THREADS = 4, RUNS = 25, LAUNCHES = 10, ITEMS = 256 };
+
+struct runner {
+    struct harness *h;
+    cl_command_buffer_khr cb;
+    cl_int err;
+};
+
+static void *run_many(void *arg)
+{
+    struct runner *r = arg;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue queue =
+        clCreateCommandQueueWithProperties(r->h->context, r->h->device, props, &r->err);
+    for (int i = 0; i < RUNS && !r->err; i++)
+        r->err = enqueue(1, &queue, r->cb, 0, NULL, NULL);
+    if (!r->err)
+        r->err = clFinish(queue);
+    if (queue)
+        clReleaseCommandQueue(queue);
+    return NULL;
+}
+
+static void test_threads(struct harness *h)
+{
+    static const char *count_source = "kernel void count(global int *c) { atomic_inc(c); }\n";
+    cl_int err;
+    cl_program program = harness_build(h, count_source, NULL);
+    REQUIRE(program);
+    cl_kernel count = harness_kernel(program, "count");
+    cl_mem counter = harness_buffer(h, CL_MEM_READ_WRITE, sizeof(int), NULL);
+    CHECK_OK(clEnqueueFillBuffer(h->queue, counter, &(int){0}, sizeof(int), 0, sizeof(int), 0, NULL,
+                                 NULL));
+    CHECK_OK(clFinish(h->queue));
+    CHECK_OK(harness_args(count, 1, ARG(counter)));
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue ooo = clCreateCommandQueueWithProperties(h->context, h->device, props, &err);
+    cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1, 0};
+    cl_command_buffer_khr cb = create(1, &ooo, simultaneous, &err);
+    CHECK_OK(err);
+    size_t global = ITEMS;
+    for (int i = 0; i < LAUNCHES; i++)
+        CHECK_OK(ndrange(cb, NULL, NULL, count, 1, NULL, &global, NULL, 0, NULL, NULL, NULL));
+    CHECK_OK(finalize(cb));
+    struct runner runners[THREADS];
+    pthread_t threads[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        runners[t] = (struct runner){.h = h, .cb = cb};
+        REQUIRE(pthread_create(&threads[t], NULL, run_many, &runners[t]) == 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        CHECK_OK(runners[t].err);
+    }
+    int total = 0;
+    CHECK_OK(
+        clEnqueueReadBuffer(h->queue, counter, CL_TRUE, 0, sizeof total, &total, 0, NULL, NULL));
+    CHECK_EQ(total, THREADS * RUNS * LAUNCHES * ITEMS);
+    CHECK_OK(release(cb));
+    clReleaseCommandQueue(ooo);
+    clReleaseMemObject(counter);
+    clReleaseKernel(count);
+    clReleaseProgram(program);
+}
+
 static void test_queries_and_errors(struct harness *h, cl_kernel scale)
 {
     cl_int err;
@@ -524,6 +593,7 @@ int main(void)
     test_in_order(&h, scale);
     test_out_of_order(&h, slow_set, add_one);
     test_device_enqueue(&h);
+    test_threads(&h);
     test_queries_and_errors(&h, scale);
     clReleaseKernel(scale);
     clReleaseKernel(add_one);
