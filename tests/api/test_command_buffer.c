@@ -13,51 +13,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "../harness.h"
-
-#ifndef CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR
-#define CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR 0x129A
-#endif
-#ifndef CL_COMMAND_BUFFER_CONTEXT_KHR
-#define CL_COMMAND_BUFFER_CONTEXT_KHR 0x1299
-#endif
-
-typedef cl_properties command_props;
-typedef cl_command_buffer_khr(CL_API_CALL *create_fn)(cl_uint, const cl_command_queue *,
-                                                      const cl_command_buffer_properties_khr *,
-                                                      cl_int *);
-typedef cl_int(CL_API_CALL *one_fn)(cl_command_buffer_khr);
-typedef cl_int(CL_API_CALL *enqueue_fn)(cl_uint, cl_command_queue *, cl_command_buffer_khr, cl_uint,
-                                        const cl_event *, cl_event *);
-#define SYNC cl_uint, const cl_sync_point_khr *, cl_sync_point_khr *, void *
-#define START cl_command_buffer_khr, cl_command_queue, const command_props *
-typedef cl_int(CL_API_CALL *barrier_fn)(START, SYNC);
-typedef cl_int(CL_API_CALL *copy_fn)(START, cl_mem, cl_mem, size_t, size_t, size_t, SYNC);
-typedef cl_int(CL_API_CALL *copy_rect_fn)(START, cl_mem, cl_mem, const size_t *, const size_t *,
-                                          const size_t *, size_t, size_t, size_t, size_t, SYNC);
-typedef cl_int(CL_API_CALL *fill_fn)(START, cl_mem, const void *, size_t, size_t, size_t, SYNC);
-typedef cl_int(CL_API_CALL *fill_image_fn)(START, cl_mem, const void *, const size_t *,
-                                           const size_t *, SYNC);
-typedef cl_int(CL_API_CALL *image_to_buffer_fn)(START, cl_mem, cl_mem, const size_t *,
-                                                const size_t *, size_t, SYNC);
-typedef cl_int(CL_API_CALL *ndrange_fn)(START, cl_kernel, cl_uint, const size_t *, const size_t *,
-                                        const size_t *, SYNC);
-typedef cl_int(CL_API_CALL *svm_memcpy_fn)(START, void *, const void *, size_t, SYNC);
-typedef cl_int(CL_API_CALL *info_fn)(cl_command_buffer_khr, cl_command_buffer_info_khr, size_t,
-                                     void *, size_t *);
-
-static create_fn create;
-static one_fn retain, release, finalize;
-static enqueue_fn enqueue;
-static barrier_fn barrier;
-static copy_fn copy;
-static copy_rect_fn copy_rect;
-static fill_fn fill;
-static fill_image_fn fill_image;
-static image_to_buffer_fn image_to_buffer;
-static ndrange_fn ndrange;
-static svm_memcpy_fn svm_memcpy;
-static info_fn info;
+#include "command_buffer.h"
 
 static const char *source = "kernel void scale(global int *dst, global const int *src, int k)\n"
                             "{ size_t i = get_global_id(0); dst[i] = src[i] * k; }\n"
@@ -102,32 +58,34 @@ static void test_in_order(struct harness *h, cl_kernel scale)
     CHECK_OK(err);
     cl_mem pixels = harness_buffer(h, CL_MEM_READ_WRITE, W * H * 4, NULL);
 
-    cl_command_buffer_khr cb = create(1, &h->queue, NULL, &err);
+    cl_command_buffer_khr cb = khr.create(1, &h->queue, NULL, &err);
     CHECK_OK(err);
     int pattern = 3, k = 5;
     CHECK_OK(harness_args(scale, 3, ARG(b), ARG(a), ARG(k)));
     size_t global = N;
     cl_sync_point_khr points[4];
-    CHECK_OK(fill(cb, NULL, NULL, a, &pattern, sizeof pattern, 0, N / 2 * sizeof(int), 0, NULL,
-                  &points[0], NULL));
-    CHECK_OK(ndrange(cb, NULL, NULL, scale, 1, NULL, &global, NULL, 0, NULL, &points[1], NULL));
+    CHECK_OK(khr.fill(cb, NULL, NULL, a, &pattern, sizeof pattern, 0, N / 2 * sizeof(int), 0, NULL,
+                      &points[0], NULL));
+    CHECK_OK(khr.ndrange(cb, NULL, NULL, scale, 1, NULL, &global, NULL, 0, NULL, &points[1], NULL));
     /* recorded with k = 5: a later clSetKernelArg does not change it */
     int other = 100;
     CHECK_OK(clSetKernelArg(scale, 2, sizeof other, &other));
-    CHECK_OK(copy(cb, NULL, NULL, b, c, 0, 0, N * sizeof(int), 1, &points[1], &points[2], NULL));
+    CHECK_OK(
+        khr.copy(cb, NULL, NULL, b, c, 0, 0, N * sizeof(int), 1, &points[1], &points[2], NULL));
     /* rows of 64 ints: the middle 32 of each of 64 rows, into d packed */
     size_t origin[3] = {16 * sizeof(int), 0, 0}, zero[3] = {0, 0, 0};
     size_t region[3] = {32 * sizeof(int), 64, 1};
-    CHECK_OK(copy_rect(cb, NULL, NULL, c, d, origin, zero, region, 64 * sizeof(int), 0,
-                       32 * sizeof(int), 0, 0, NULL, NULL, NULL));
-    CHECK_OK(svm_memcpy(cb, NULL, NULL, svm_dst, svm_src, N * sizeof(int), 0, NULL, NULL, NULL));
+    CHECK_OK(khr.copy_rect(cb, NULL, NULL, c, d, origin, zero, region, 64 * sizeof(int), 0,
+                           32 * sizeof(int), 0, 0, NULL, NULL, NULL));
+    CHECK_OK(
+        khr.svm_memcpy(cb, NULL, NULL, svm_dst, svm_src, N * sizeof(int), 0, NULL, NULL, NULL));
     cl_uint4 color = {{7, 8, 9, 10}};
     size_t img_origin[3] = {0, 0, 0}, img_region[3] = {W, H, 1};
     CHECK_OK(
-        fill_image(cb, NULL, NULL, image, &color, img_origin, img_region, 0, NULL, NULL, NULL));
-    CHECK_OK(image_to_buffer(cb, NULL, NULL, image, pixels, img_origin, img_region, 0, 0, NULL,
-                             NULL, NULL));
-    CHECK_OK(finalize(cb));
+        khr.fill_image(cb, NULL, NULL, image, &color, img_origin, img_region, 0, NULL, NULL, NULL));
+    CHECK_OK(khr.image_to_buffer(cb, NULL, NULL, image, pixels, img_origin, img_region, 0, 0, NULL,
+                                 NULL, NULL));
+    CHECK_OK(khr.finalize(cb));
 
     static int got_c[N], got_d[N], in[N];
     unsigned char got_pixels[W * H * 4];
@@ -140,7 +98,7 @@ static void test_in_order(struct harness *h, cl_kernel scale)
         CHECK_OK(
             clEnqueueFillBuffer(h->queue, pixels, &(cl_uchar){0}, 1, 0, W * H * 4, 0, NULL, NULL));
         cl_event done;
-        CHECK_OK(enqueue(0, NULL, cb, 0, NULL, &done));
+        CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, &done));
         read_ints(h, c, got_c, N);
         read_ints(h, d, got_d, N / 2);
         CHECK_OK(clEnqueueReadBuffer(h->queue, pixels, CL_TRUE, 0, sizeof got_pixels, got_pixels, 0,
@@ -163,12 +121,12 @@ static void test_in_order(struct harness *h, cl_kernel scale)
     }
     cl_command_type type = 0;
     cl_event again;
-    CHECK_OK(enqueue(0, NULL, cb, 0, NULL, &again));
+    CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, &again));
     CHECK_OK(clGetEventInfo(again, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
     CHECK_EQ(type, CL_COMMAND_COMMAND_BUFFER_KHR);
     CHECK_OK(clWaitForEvents(1, &again));
     clReleaseEvent(again);
-    CHECK_OK(release(cb));
+    CHECK_OK(khr.release(cb));
     clSVMFree(h->context, svm_src);
     clSVMFree(h->context, svm_dst);
     clReleaseMemObject(image);
@@ -193,18 +151,20 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
     CHECK_OK(err);
     cl_mem x = harness_buffer(h, CL_MEM_READ_WRITE, N * sizeof(int), NULL);
     cl_mem y = harness_buffer(h, CL_MEM_READ_WRITE, N * sizeof(int), NULL);
-    cl_command_buffer_khr cb = create(1, &ooo, NULL, &err);
+    cl_command_buffer_khr cb = khr.create(1, &ooo, NULL, &err);
     CHECK_OK(err);
     int v = 41;
     CHECK_OK(harness_args(slow_set, 2, ARG(x), ARG(v)));
     CHECK_OK(harness_args(add_one, 1, ARG(y)));
     size_t global = N;
     cl_sync_point_khr set_point, copy_point;
-    CHECK_OK(ndrange(cb, NULL, NULL, slow_set, 1, NULL, &global, NULL, 0, NULL, &set_point, NULL));
-    CHECK_OK(copy(cb, NULL, NULL, x, y, 0, 0, N * sizeof(int), 1, &set_point, &copy_point, NULL));
-    CHECK_OK(barrier(cb, NULL, NULL, 0, NULL, NULL, NULL));
-    CHECK_OK(ndrange(cb, NULL, NULL, add_one, 1, NULL, &global, NULL, 0, NULL, NULL, NULL));
-    CHECK_OK(finalize(cb));
+    CHECK_OK(
+        khr.ndrange(cb, NULL, NULL, slow_set, 1, NULL, &global, NULL, 0, NULL, &set_point, NULL));
+    CHECK_OK(
+        khr.copy(cb, NULL, NULL, x, y, 0, 0, N * sizeof(int), 1, &set_point, &copy_point, NULL));
+    CHECK_OK(khr.barrier(cb, NULL, NULL, 0, NULL, NULL, NULL));
+    CHECK_OK(khr.ndrange(cb, NULL, NULL, add_one, 1, NULL, &global, NULL, 0, NULL, NULL, NULL));
+    CHECK_OK(khr.finalize(cb));
 
     static int got[N];
     for (int run = 0; run < 4; run++) {
@@ -215,7 +175,7 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
         CHECK_OK(clEnqueueFillBuffer(h->queue, y, &(int){-5}, sizeof(int), 0, N * sizeof(int), 0,
                                      NULL, NULL));
         CHECK_OK(clFinish(h->queue));
-        CHECK_OK(enqueue(0, NULL, cb, 0, NULL, NULL));
+        CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, NULL));
         CHECK_OK(clFinish(ooo));
         read_ints(h, y, got, N);
         long bad = 0;
@@ -227,7 +187,7 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
     /* held back by a user event; then runs */
     cl_event gate = clCreateUserEvent(h->context, &err), run_event;
     CHECK_OK(err);
-    CHECK_OK(enqueue(0, NULL, cb, 1, &gate, &run_event));
+    CHECK_OK(khr.enqueue(0, NULL, cb, 1, &gate, &run_event));
     CHECK_OK(clFlush(ooo));
     struct timespec pause = {0, 20 * 1000000L};
     nanosleep(&pause, NULL);
@@ -242,7 +202,7 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
                                  NULL));
     CHECK_OK(clFinish(h->queue));
     cl_event failed = clCreateUserEvent(h->context, &err);
-    CHECK_OK(enqueue(0, NULL, cb, 1, &failed, &run_event));
+    CHECK_OK(khr.enqueue(0, NULL, cb, 1, &failed, &run_event));
     CHECK_OK(clSetUserEventStatus(failed, -1));
     CHECK_ERR(clWaitForEvents(1, &run_event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     CHECK(status_of(run_event) < 0);
@@ -257,7 +217,7 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
     cl_command_queue other =
         clCreateCommandQueueWithProperties(h->context, h->device, profiled, &err);
     CHECK_OK(err);
-    CHECK_OK(enqueue(1, &other, cb, 0, NULL, &run_event));
+    CHECK_OK(khr.enqueue(1, &other, cb, 0, NULL, &run_event));
     CHECK_OK(clWaitForEvents(1, &run_event));
     cl_ulong t[4];
     for (int i = 0; i < 4; i++)
@@ -274,12 +234,12 @@ static void test_out_of_order(struct harness *h, cl_kernel slow_set, cl_kernel a
     CHECK_OK(clEnqueueFillBuffer(h->queue, y, &(int){-5}, sizeof(int), 0, N * sizeof(int), 0, NULL,
                                  NULL));
     CHECK_OK(clFinish(h->queue));
-    CHECK_OK(enqueue(0, NULL, cb, 0, NULL, NULL));
-    CHECK_OK(release(cb));
+    CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, NULL));
+    CHECK_OK(khr.release(cb));
     CHECK_OK(clFinish(ooo));
     read_ints(h, y, got, N);
     CHECK_EQ(got[N / 2], v + 1);
-    CHECK_ERR(finalize(cb), CL_INVALID_COMMAND_BUFFER_KHR);
+    CHECK_ERR(khr.finalize(cb), CL_INVALID_COMMAND_BUFFER_KHR);
 
     clReleaseCommandQueue(other);
     clReleaseMemObject(x);
@@ -308,27 +268,27 @@ static void test_device_enqueue(struct harness *h)
     cl_kernel parent = harness_kernel(program, "parent");
     cl_mem p = harness_buffer(h, CL_MEM_READ_WRITE, N * sizeof(int), NULL);
     cl_mem q = harness_buffer(h, CL_MEM_READ_WRITE, N * sizeof(int), NULL);
-    cl_command_buffer_khr cb = create(1, &h->queue, NULL, &err);
+    cl_command_buffer_khr cb = khr.create(1, &h->queue, NULL, &err);
     CHECK_OK(err);
     int v = 1000;
     CHECK_OK(harness_args(parent, 2, ARG(p), ARG(v)));
     size_t one = 1;
     cl_sync_point_khr point;
-    CHECK_OK(ndrange(cb, NULL, NULL, parent, 1, NULL, &one, &one, 0, NULL, &point, NULL));
-    CHECK_OK(copy(cb, NULL, NULL, p, q, 0, 0, N * sizeof(int), 1, &point, NULL, NULL));
-    CHECK_OK(finalize(cb));
+    CHECK_OK(khr.ndrange(cb, NULL, NULL, parent, 1, NULL, &one, &one, 0, NULL, &point, NULL));
+    CHECK_OK(khr.copy(cb, NULL, NULL, p, q, 0, 0, N * sizeof(int), 1, &point, NULL, NULL));
+    CHECK_OK(khr.finalize(cb));
     static int got[N];
     for (int run = 0; run < 3; run++) {
         CHECK_OK(clEnqueueFillBuffer(h->queue, p, &(int){0}, sizeof(int), 0, N * sizeof(int), 0,
                                      NULL, NULL));
-        CHECK_OK(enqueue(0, NULL, cb, 0, NULL, NULL));
+        CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, NULL));
         read_ints(h, q, got, N);
         long bad = 0;
         for (int i = 0; i < N; i++)
             bad += got[i] != v + i;
         CHECK_NONE_WRONG(bad, "device-side enqueue in a command-buffer");
     }
-    CHECK_OK(release(cb));
+    CHECK_OK(khr.release(cb));
     clReleaseMemObject(p);
     clReleaseMemObject(q);
     clReleaseKernel(parent);
@@ -353,7 +313,7 @@ static void *run_many(void *arg)
     cl_command_queue queue =
         clCreateCommandQueueWithProperties(r->h->context, r->h->device, props, &r->err);
     for (int i = 0; i < RUNS && !r->err; i++)
-        r->err = enqueue(1, &queue, r->cb, 0, NULL, NULL);
+        r->err = khr.enqueue(1, &queue, r->cb, 0, NULL, NULL);
     if (!r->err)
         r->err = clFinish(queue);
     if (queue)
@@ -376,12 +336,12 @@ static void test_threads(struct harness *h)
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     cl_command_queue ooo = clCreateCommandQueueWithProperties(h->context, h->device, props, &err);
     cl_command_buffer_properties_khr simultaneous[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 1, 0};
-    cl_command_buffer_khr cb = create(1, &ooo, simultaneous, &err);
+    cl_command_buffer_khr cb = khr.create(1, &ooo, simultaneous, &err);
     CHECK_OK(err);
     size_t global = ITEMS;
     for (int i = 0; i < LAUNCHES; i++)
-        CHECK_OK(ndrange(cb, NULL, NULL, count, 1, NULL, &global, NULL, 0, NULL, NULL, NULL));
-    CHECK_OK(finalize(cb));
+        CHECK_OK(khr.ndrange(cb, NULL, NULL, count, 1, NULL, &global, NULL, 0, NULL, NULL, NULL));
+    CHECK_OK(khr.finalize(cb));
     struct runner runners[THREADS];
     pthread_t threads[THREADS];
     for (int t = 0; t < THREADS; t++) {
@@ -396,7 +356,7 @@ static void test_threads(struct harness *h)
     CHECK_OK(
         clEnqueueReadBuffer(h->queue, counter, CL_TRUE, 0, sizeof total, &total, 0, NULL, NULL));
     CHECK_EQ(total, THREADS * RUNS * LAUNCHES * ITEMS);
-    CHECK_OK(release(cb));
+    CHECK_OK(khr.release(cb));
     clReleaseCommandQueue(ooo);
     clReleaseMemObject(counter);
     clReleaseKernel(count);
@@ -441,119 +401,119 @@ static void test_queries_and_errors(struct harness *h, cl_kernel scale)
 
     /* creation */
     cl_command_queue two[2] = {h->queue, h->queue};
-    CHECK_FAILS(create(1, NULL, NULL, &err), err, CL_INVALID_VALUE);
-    CHECK_FAILS(create(2, two, NULL, &err), err, CL_INVALID_VALUE);
-    CHECK_FAILS(create(0, two, NULL, &err), err, CL_INVALID_VALUE);
+    CHECK_FAILS(khr.create(1, NULL, NULL, &err), err, CL_INVALID_VALUE);
+    CHECK_FAILS(khr.create(2, two, NULL, &err), err, CL_INVALID_VALUE);
+    CHECK_FAILS(khr.create(0, two, NULL, &err), err, CL_INVALID_VALUE);
     cl_command_queue bad_queue = (cl_command_queue)h->context;
-    CHECK_FAILS(create(1, &bad_queue, NULL, &err), err, CL_INVALID_COMMAND_QUEUE);
+    CHECK_FAILS(khr.create(1, &bad_queue, NULL, &err), err, CL_INVALID_COMMAND_QUEUE);
     cl_command_buffer_properties_khr repeated[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 0,
                                                    CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0};
-    CHECK_FAILS(create(1, &h->queue, repeated, &err), err, CL_INVALID_VALUE);
+    CHECK_FAILS(khr.create(1, &h->queue, repeated, &err), err, CL_INVALID_VALUE);
     cl_command_buffer_properties_khr junk[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
                                                (cl_command_buffer_properties_khr)-1, 0};
-    CHECK_FAILS(create(1, &h->queue, junk, &err), err, CL_INVALID_VALUE);
+    CHECK_FAILS(khr.create(1, &h->queue, junk, &err), err, CL_INVALID_VALUE);
     /* device-side sync (cl_khr_command_buffer_multi_device): not offered */
     cl_command_buffer_properties_khr device_sync[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 4, 0};
-    CHECK_FAILS(create(1, &h->queue, device_sync, &err), err, CL_INVALID_PROPERTY);
+    CHECK_FAILS(khr.create(1, &h->queue, device_sync, &err), err, CL_INVALID_PROPERTY);
     cl_command_buffer_properties_khr none[] = {CL_COMMAND_BUFFER_FLAGS_KHR, 0, 0};
-    cl_command_buffer_khr cb = create(1, &h->queue, none, &err);
+    cl_command_buffer_khr cb = khr.create(1, &h->queue, none, &err);
     CHECK_OK(err);
 
     /* queries */
     cl_uint count = 0;
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof count, &count, NULL));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof count, &count, NULL));
     CHECK_EQ(count, 1);
     cl_command_queue queue = NULL;
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_QUEUES_KHR, sizeof queue, &queue, NULL));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_QUEUES_KHR, sizeof queue, &queue, NULL));
     CHECK(queue == h->queue);
     cl_context context = NULL;
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_CONTEXT_KHR, sizeof context, &context, NULL));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_CONTEXT_KHR, sizeof context, &context, NULL));
     CHECK(context == h->context);
     cl_command_buffer_properties_khr props[4] = {9, 9, 9, 9};
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, sizeof props, props, &size));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, sizeof props, props, &size));
     CHECK(size == 3 * sizeof props[0] && props[0] == CL_COMMAND_BUFFER_FLAGS_KHR && props[1] == 0 &&
           props[2] == 0);
-    CHECK_OK(retain(cb));
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof count, &count, NULL));
+    CHECK_OK(khr.retain(cb));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof count, &count, NULL));
     CHECK_EQ(count, 2);
-    CHECK_OK(release(cb));
+    CHECK_OK(khr.release(cb));
     cl_command_buffer_state_khr state = 9;
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL));
     CHECK_EQ(state, CL_COMMAND_BUFFER_STATE_RECORDING_KHR);
-    CHECK_ERR(info(cb, CL_COMMAND_BUFFER_STATE_KHR, 1, &state, NULL), CL_INVALID_VALUE);
-    CHECK_ERR(info(cb, 0x4242, sizeof state, &state, NULL), CL_INVALID_VALUE);
-    CHECK_ERR(info(NULL, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL),
+    CHECK_ERR(khr.info(cb, CL_COMMAND_BUFFER_STATE_KHR, 1, &state, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(khr.info(cb, 0x4242, sizeof state, &state, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(khr.info(NULL, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL),
               CL_INVALID_COMMAND_BUFFER_KHR);
 
     /* recording */
     cl_mem buffer = harness_buffer(h, CL_MEM_READ_WRITE, 256, NULL);
     int pattern = 1;
     cl_sync_point_khr point = 0, bogus = 77;
-    CHECK_ERR(fill(NULL, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(NULL, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
               CL_INVALID_COMMAND_BUFFER_KHR);
-    CHECK_ERR(fill(cb, h->queue, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, h->queue, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
               CL_INVALID_COMMAND_QUEUE);
     void *handle = NULL;
-    CHECK_ERR(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, (void *)&handle),
+    CHECK_ERR(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, (void *)&handle),
               CL_INVALID_VALUE);
     command_props bad_props[] = {0x1234, 1, 0};
-    CHECK_ERR(fill(cb, NULL, bad_props, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, NULL, bad_props, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
               CL_INVALID_VALUE);
-    CHECK_ERR(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 1, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 1, NULL, NULL, NULL),
               CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
-    CHECK_ERR(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 1, &bogus, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 1, &bogus, NULL, NULL),
               CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
     /* the enqueue's own errors */
-    CHECK_ERR(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 512, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 512, 0, NULL, NULL, NULL),
               CL_INVALID_VALUE);
-    CHECK_ERR(fill(cb, NULL, NULL, NULL, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.fill(cb, NULL, NULL, NULL, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
               CL_INVALID_MEM_OBJECT);
-    CHECK_ERR(copy(cb, NULL, NULL, buffer, buffer, 0, 8, 16, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.copy(cb, NULL, NULL, buffer, buffer, 0, 8, 16, 0, NULL, NULL, NULL),
               CL_MEM_COPY_OVERLAP);
     cl_program program = clCreateProgramWithSource(h->context, 1, &source, NULL, &err);
     CHECK_OK(clBuildProgram(program, 1, &h->device, NULL, NULL, NULL));
     cl_kernel unset = clCreateKernel(program, "scale", &err);
     size_t global = 64;
-    CHECK_ERR(ndrange(cb, NULL, NULL, unset, 1, NULL, &global, NULL, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.ndrange(cb, NULL, NULL, unset, 1, NULL, &global, NULL, 0, NULL, NULL, NULL),
               CL_INVALID_KERNEL_ARGS);
-    CHECK_ERR(ndrange(cb, NULL, NULL, scale, 4, NULL, &global, NULL, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.ndrange(cb, NULL, NULL, scale, 4, NULL, &global, NULL, 0, NULL, NULL, NULL),
               CL_INVALID_WORK_DIMENSION);
     cl_context other = clCreateContext(NULL, 1, &h->device, NULL, NULL, &err);
     cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 256, NULL, &err);
-    CHECK_ERR(copy(cb, NULL, NULL, buffer, foreign, 0, 0, 16, 0, NULL, NULL, NULL),
+    CHECK_ERR(khr.copy(cb, NULL, NULL, buffer, foreign, 0, 0, 16, 0, NULL, NULL, NULL),
               CL_INVALID_CONTEXT);
-    CHECK_OK(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, &point, NULL));
+    CHECK_OK(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, &point, NULL));
     CHECK(point != 0);
-    CHECK_OK(barrier(cb, NULL, NULL, 1, &point, NULL, NULL));
-    CHECK_ERR(enqueue(0, NULL, cb, 0, NULL, NULL), CL_INVALID_OPERATION);
+    CHECK_OK(khr.barrier(cb, NULL, NULL, 1, &point, NULL, NULL));
+    CHECK_ERR(khr.enqueue(0, NULL, cb, 0, NULL, NULL), CL_INVALID_OPERATION);
 
     /* finalized */
-    CHECK_OK(finalize(cb));
-    CHECK_ERR(finalize(cb), CL_INVALID_OPERATION);
-    CHECK_ERR(fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
+    CHECK_OK(khr.finalize(cb));
+    CHECK_ERR(khr.finalize(cb), CL_INVALID_OPERATION);
+    CHECK_ERR(khr.fill(cb, NULL, NULL, buffer, &pattern, 4, 0, 256, 0, NULL, NULL, NULL),
               CL_INVALID_OPERATION);
-    CHECK_OK(info(cb, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL));
+    CHECK_OK(khr.info(cb, CL_COMMAND_BUFFER_STATE_KHR, sizeof state, &state, NULL));
     CHECK_EQ(state, CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR);
 
     /* running */
-    CHECK_ERR(enqueue(0, NULL, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_BUFFER_KHR);
-    CHECK_ERR(enqueue(1, NULL, cb, 0, NULL, NULL), CL_INVALID_VALUE);
-    CHECK_ERR(enqueue(0, two, cb, 0, NULL, NULL), CL_INVALID_VALUE);
-    CHECK_ERR(enqueue(2, two, cb, 0, NULL, NULL), CL_INVALID_VALUE);
-    CHECK_ERR(enqueue(1, &bad_queue, cb, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_ERR(khr.enqueue(0, NULL, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_BUFFER_KHR);
+    CHECK_ERR(khr.enqueue(1, NULL, cb, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(khr.enqueue(0, two, cb, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(khr.enqueue(2, two, cb, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(khr.enqueue(1, &bad_queue, cb, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
     cl_command_queue other_queue = clCreateCommandQueueWithProperties(other, h->device, NULL, &err);
-    CHECK_ERR(enqueue(1, &other_queue, cb, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    CHECK_ERR(khr.enqueue(1, &other_queue, cb, 0, NULL, NULL), CL_INVALID_CONTEXT);
     cl_event foreign_event = clCreateUserEvent(other, &err);
-    CHECK_ERR(enqueue(0, NULL, cb, 1, &foreign_event, NULL), CL_INVALID_CONTEXT);
-    CHECK_ERR(enqueue(0, NULL, cb, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    CHECK_ERR(khr.enqueue(0, NULL, cb, 1, &foreign_event, NULL), CL_INVALID_CONTEXT);
+    CHECK_ERR(khr.enqueue(0, NULL, cb, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
     unsigned char bytes[256];
-    CHECK_OK(enqueue(0, NULL, cb, 0, NULL, NULL));
+    CHECK_OK(khr.enqueue(0, NULL, cb, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(h->queue, buffer, CL_TRUE, 0, sizeof bytes, bytes, 0, NULL, NULL));
     CHECK(bytes[0] == 1 && bytes[252] == 1 && bytes[1] == 0);
 
-    CHECK_OK(release(cb));
-    CHECK_ERR(release(cb), CL_INVALID_COMMAND_BUFFER_KHR);
-    CHECK_ERR(retain(NULL), CL_INVALID_COMMAND_BUFFER_KHR);
+    CHECK_OK(khr.release(cb));
+    CHECK_ERR(khr.release(cb), CL_INVALID_COMMAND_BUFFER_KHR);
+    CHECK_ERR(khr.retain(NULL), CL_INVALID_COMMAND_BUFFER_KHR);
     clSetUserEventStatus(foreign_event, CL_COMPLETE);
     clReleaseEvent(foreign_event);
     clReleaseCommandQueue(other_queue);
@@ -568,23 +528,7 @@ int main(void)
 {
     struct harness h = harness_open();
     CHECK(harness_has_extension(&h, "cl_khr_command_buffer"));
-#define FIND(variable, name)                                                                       \
-    variable = (void *)clGetExtensionFunctionAddressForPlatform(h.platform, #name);                \
-    REQUIRE(variable != NULL)
-    FIND(create, clCreateCommandBufferKHR);
-    FIND(retain, clRetainCommandBufferKHR);
-    FIND(release, clReleaseCommandBufferKHR);
-    FIND(finalize, clFinalizeCommandBufferKHR);
-    FIND(enqueue, clEnqueueCommandBufferKHR);
-    FIND(barrier, clCommandBarrierWithWaitListKHR);
-    FIND(copy, clCommandCopyBufferKHR);
-    FIND(copy_rect, clCommandCopyBufferRectKHR);
-    FIND(fill, clCommandFillBufferKHR);
-    FIND(fill_image, clCommandFillImageKHR);
-    FIND(image_to_buffer, clCommandCopyImageToBufferKHR);
-    FIND(ndrange, clCommandNDRangeKernelKHR);
-    FIND(svm_memcpy, clCommandSVMMemcpyKHR);
-    FIND(info, clGetCommandBufferInfoKHR);
+    find_command_buffer_functions(h.platform);
     cl_program program = harness_build(&h, source, NULL);
     REQUIRE(program);
     cl_kernel scale = harness_kernel(program, "scale");
