@@ -81,6 +81,19 @@ cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *prop
                          bool want_handle, struct rt_command **command,
                          cl_mutable_command_khr *handle);
 
+/* cl_ext_buffer_device_address 1.0.2 (not in Debian 12's headers):
+ * memory.c, kernel arguments in svm.c. A buffer's device address is its
+ * storage's address: the device is the host. */
+#ifndef CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
+#define CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT 0x5000
+#define CL_MEM_DEVICE_ADDRESS_EXT 0x5001
+#define CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT 0x5002
+typedef cl_ulong cl_mem_device_address_ext;
+#endif
+/* clSetKernelArgDevicePointerEXT, found by name (svm.c) */
+cl_int CL_API_CALL api_set_kernel_arg_device_pointer(cl_kernel kernel, cl_uint arg_index,
+                                                     cl_mem_device_address_ext arg_value);
+
 /* Writes an info answer of `size` bytes per the rules every clGet*Info
  * shares: param_value may be NULL; if not, param_value_size must be at
  * least `size` (else CL_INVALID_VALUE); param_value_size_ret may be NULL. */

@@ -165,6 +165,8 @@ static const struct {
     {"clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR},
     {"clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR},
     {"clGetSemaphoreHandleForTypeKHR", (void *)clGetSemaphoreHandleForTypeKHR}, /* not_offered.c */
+    /* cl_ext_buffer_device_address (svm.c) */
+    {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };
 
 API_EXPORT CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)

@@ -38,14 +38,20 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         goto fail;
     }
     size_t num_properties = 0;
+    bool device_address = false;
     if (properties) {
-        /* 3.0 cl_mem_properties: no buffer property is defined for a CPU
-         * device, so only the empty list is valid. */
-        if (properties[0]) {
-            err = CL_INVALID_PROPERTY;
-            goto fail;
+        /* 3.0 cl_mem_properties: the one buffer property of a CPU device is
+         * cl_ext_buffer_device_address's, a cl_bool, given once. */
+        for (; properties[num_properties]; num_properties += 2) {
+            cl_mem_properties value = properties[num_properties + 1];
+            if (properties[num_properties] != CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT ||
+                num_properties > 0 || (value != CL_TRUE && value != CL_FALSE)) {
+                err = CL_INVALID_PROPERTY;
+                goto fail;
+            }
+            device_address = value == CL_TRUE;
         }
-        num_properties = 1;
+        num_properties++;
     }
     /* an immutable buffer gets its contents at creation (API 5.2.1) */
     if (!api_valid_buffer_flags(flags) ||
@@ -80,11 +86,22 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     mem->size = size;
     mem->host_ptr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : NULL;
     if (num_properties) {
-        mem->properties = calloc(1, sizeof *mem->properties);
-        mem->num_properties = 1;
+        mem->properties = malloc(num_properties * sizeof *mem->properties);
+        if (mem->properties)
+            memcpy(mem->properties, properties, num_properties * sizeof *mem->properties);
+        mem->num_properties = num_properties;
+    }
+    if (device_address)
+        mem->internal_flags |= RT_MEM_DEVICE_ADDRESS;
+    if ((flags & CL_MEM_USE_HOST_PTR) && num_properties && !mem->properties) {
+        rt_object_release(RT_OBJ(mem));
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
     }
     if (flags & CL_MEM_USE_HOST_PTR) {
-        /* The CPU works on the application's memory directly. */
+        /* The CPU works on the application's memory directly (so a
+         * device address over SVM memory is the SVM pointer, as
+         * cl_ext_buffer_device_address asks). */
         mem->storage = host_ptr;
         mem->uses_svm_pointer = svm_room != 0;
     } else {
@@ -265,6 +282,23 @@ clGetMemObjectInfo(cl_mem mem, cl_mem_info param_name, size_t param_value_size,
     case CL_MEM_PROPERTIES:
         return api_info(param_value_size, param_value, param_value_size_ret, mem->properties,
                         mem->num_properties * sizeof(cl_mem_properties));
+    case CL_MEM_DEVICE_ADDRESS_EXT: {
+        /* one address per device of the context, all the same; a
+         * sub-buffer's is its parent's plus its origin */
+        cl_mem root = mem->parent ? mem->parent : mem;
+        if (!(root->internal_flags & RT_MEM_DEVICE_ADDRESS))
+            return CL_INVALID_OPERATION;
+        cl_uint count = mem->context->num_devices;
+        cl_mem_device_address_ext *addresses = malloc(count * sizeof *addresses);
+        if (!addresses)
+            return CL_OUT_OF_HOST_MEMORY;
+        for (cl_uint i = 0; i < count; i++)
+            addresses[i] = (cl_mem_device_address_ext)(uintptr_t)mem->storage;
+        cl_int err = api_info(param_value_size, param_value, param_value_size_ret, addresses,
+                              count * sizeof *addresses);
+        free(addresses);
+        return err;
+    }
     default:
         return CL_INVALID_VALUE;
     }

@@ -279,6 +279,25 @@ clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_va
     return CL_SUCCESS;
 }
 
+/* cl_ext_buffer_device_address: a buffer's device address (any value:
+ * the kernel may not dereference it) as a global pointer argument. */
+cl_int CL_API_CALL api_set_kernel_arg_device_pointer(cl_kernel kernel, cl_uint arg_index,
+                                                     cl_mem_device_address_ext arg_value)
+{
+    if (!api_valid_kernel(kernel))
+        return CL_INVALID_KERNEL;
+    if (arg_index >= kernel->info->num_args ||
+        kernel->info->args[arg_index].kind != CC_ARG_BUFFER ||
+        kernel->info->args[arg_index].address_qualifier != CL_KERNEL_ARG_ADDRESS_GLOBAL)
+        return CL_INVALID_ARG_INDEX;
+    struct rt_kernel_arg *state = &kernel->args[arg_index];
+    state->mem = NULL;
+    state->is_svm = true;
+    state->svm_pointer = (void *)(uintptr_t)arg_value;
+    state->set = true;
+    return CL_SUCCESS;
+}
+
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
                     const void *param_value)
@@ -291,6 +310,14 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
          * empty list clears it); on the host's own memory every such
          * pointer is already usable. */
         if (param_value_size % sizeof(void *) || (param_value_size && !param_value))
+            return CL_INVALID_VALUE;
+        return CL_SUCCESS;
+    case CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT:
+        /* cl_ext_buffer_device_address: buffers the kernel reaches through
+         * device addresses not passed as arguments; they are host memory,
+         * reachable as they are */
+        if (param_value_size % sizeof(cl_mem_device_address_ext) ||
+            (param_value_size && !param_value))
             return CL_INVALID_VALUE;
         return CL_SUCCESS;
     case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:

@@ -20,6 +20,8 @@ static cl_version_khr extension_version(const char *name, size_t length)
         /* provisional: the 0.9.8 entry points and queries (command_buffer.c) */
         {"cl_khr_command_buffer", CL_MAKE_VERSION_KHR(0, 9, 8)},
         {"cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION_KHR(0, 9, 5)},
+        /* the address passed by value */
+        {"cl_ext_buffer_device_address", CL_MAKE_VERSION_KHR(1, 0, 2)},
     };
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
         if (strlen(later[i].name) == length && !memcmp(later[i].name, name, length))

@@ -93,7 +93,9 @@ struct rt_mapping {
     void *pointer;
 };
 
-enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1 };
+/* RT_MEM_DEVICE_ADDRESS: made with CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
+ * (cl_ext_buffer_device_address), its storage its device address. */
+enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1, RT_MEM_DEVICE_ADDRESS = 2 };
 
 /* Zeroed storage of `size` bytes aligned to `alignment` (a power of two;
  * 2 MiB for 4 MiB and more), NULL when memory is short; freed only by
