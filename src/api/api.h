@@ -224,14 +224,17 @@ cl_int api_build_svm_memcpy(cl_command_queue queue, void *dst, const void *src, 
 cl_int api_build_svm_memfill(cl_command_queue queue, void *svm_ptr, const void *pattern,
                              size_t pattern_size, size_t size, cl_uint num_events,
                              const cl_event *wait_list, struct rt_command **out);
-/* With `args_later` a kernel whose arguments are not all set is checked
- * as far as it can be and gives CL_SUCCESS with *out NULL (a mutable
- * command-buffer's launch, built when an update sets them). */
+/* A launch's `use`: API_LAUNCH_RECORDED for a command-buffer's, which runs
+ * again and again (its launch copy is made at once, codegen.c);
+ * API_LAUNCH_ARGS_LATER too when its arguments may come later: a kernel
+ * whose arguments are not all set is then checked as far as it can be and
+ * gives CL_SUCCESS with *out NULL (a mutable launch, built when an update
+ * sets them). */
+enum { API_LAUNCH_NOW = 0, API_LAUNCH_RECORDED = 1, API_LAUNCH_ARGS_LATER = 2 };
 cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                                 const size_t *global_work_offset, const size_t *global_work_size,
                                 const size_t *local_work_size, cl_uint num_events,
-                                const cl_event *wait_list, bool args_later,
-                                struct rt_command **out);
+                                const cl_event *wait_list, unsigned use, struct rt_command **out);
 
 /* Maps (5.2.2, 5.3.6): whether the map flags are valid together; whether
  * the object's host-access flags forbid what they ask; and the map command

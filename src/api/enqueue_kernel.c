@@ -172,7 +172,7 @@ static cl_int bind_arguments(cl_kernel kernel, struct rt_command *command)
 cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                                 const size_t *global_work_offset, const size_t *global_work_size,
                                 const size_t *local_work_size, cl_uint num_events,
-                                const cl_event *wait_list, bool args_later, struct rt_command **out)
+                                const cl_event *wait_list, unsigned use, struct rt_command **out)
 {
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
@@ -183,7 +183,7 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
     bool args_set = true;
     for (unsigned i = 0; i < kernel->info->num_args; i++)
         args_set &= kernel->args[i].set;
-    if (!args_set && !args_later)
+    if (!args_set && !(use & API_LAUNCH_ARGS_LATER))
         return CL_INVALID_KERNEL_ARGS;
     if (work_dim < 1 || work_dim > 3)
         return CL_INVALID_WORK_DIMENSION;
@@ -229,8 +229,8 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
     if (!empty) {
         struct cc_launch_facts facts;
         launch_facts(kernel, queue->device, local, &facts);
-        if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts, &wg,
-                                             &wg_full, &band)))
+        if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts,
+                                             use & API_LAUNCH_RECORDED, &wg, &wg_full, &band)))
             return err;
     }
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
@@ -268,7 +268,7 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(
     struct rt_command *command = NULL;
     cl_int err =
         api_build_ndrange_kernel(queue, kernel, work_dim, global_work_offset, global_work_size,
-                                 local_work_size, num_events, wait_list, false, &command);
+                                 local_work_size, num_events, wait_list, API_LAUNCH_NOW, &command);
     return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 

@@ -77,9 +77,10 @@ static void sizes_from(struct sizes *s, cl_uint work_dim, const size_t *offset,
 static cl_int build(cl_command_buffer_khr buffer, cl_kernel kernel, const struct sizes *s,
                     bool args_later, struct rt_command **out)
 {
+    unsigned use = API_LAUNCH_RECORDED | (args_later ? API_LAUNCH_ARGS_LATER : 0);
     return api_build_ndrange_kernel(
         buffer->queue, kernel, s->work_dim, s->has_offset ? s->offset : NULL,
-        s->has_global ? s->global : NULL, s->has_local ? s->local : NULL, 0, NULL, args_later, out);
+        s->has_global ? s->global : NULL, s->has_local ? s->local : NULL, 0, NULL, use, out);
 }
 
 /* A launch's properties: the fields updates may change (default: all,

@@ -569,7 +569,7 @@ static void make_copy(struct cc_program *program, unsigned index, struct cc_laun
 }
 
 cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
-                                 const struct cc_launch_facts *facts, cc_wg_fn *wg,
+                                 const struct cc_launch_facts *facts, bool repeated, cc_wg_fn *wg,
                                  cc_wg_fn *wg_full, unsigned *band)
 {
     *wg_full = NULL;
@@ -592,6 +592,8 @@ cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_ker
     }
     if (copy && !copy->wg && !copy->failed) {
         copy->launches++;
+        if (repeated && copy->launches < COPY_AFTER)
+            copy->launches = COPY_AFTER;
         if (copy->launches == 1 || copy->launches >= COPY_AFTER)
             make_copy(program, index, copy, copy->launches >= COPY_AFTER);
     }

@@ -228,10 +228,11 @@ struct cc_launch_facts {
  * once it has been launched a few times with the same facts (compiled then,
  * or found in the kernel cache): launches seen once pay no compilation.
  * *band is the copy's group order (order.c): 0 row-major, else bands of
- * that many rows of groups, run column by column.
+ * that many rows of groups, run column by column. A `repeated` launch (a
+ * command-buffer's, run again and again) gets its copy at once.
  * CPUCL_SPECIALIZE=0 turns these copies off. */
 cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
-                                 const struct cc_launch_facts *facts, cc_wg_fn *wg,
+                                 const struct cc_launch_facts *facts, bool repeated, cc_wg_fn *wg,
                                  cc_wg_fn *wg_full, unsigned *band);
 /* CL_KERNEL_PRIVATE_MEM_SIZE, measured on the kernel's optimised code (so
  * made by this call when no launch made it yet). */

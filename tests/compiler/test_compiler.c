@@ -1073,7 +1073,7 @@ static void test_group_order(void)
         cc_wg_fn wg = NULL, full = NULL;
         unsigned band = 99;
         for (int launch = 0; k && launch < 3; launch++)
-            CHECK(cc_kernel_code_for_launch(p, k, &facts, &wg, &full, &band) == CL_SUCCESS,
+            CHECK(cc_kernel_code_for_launch(p, k, &facts, false, &wg, &full, &band) == CL_SUCCESS,
                   "%s: code for a launch", cases[i].name);
         CHECK(k && full, "%s: no copy at the third launch", cases[i].name);
         CHECK(band == cases[i].band, "%s %zux%zu: band %u, want %u", cases[i].name,
