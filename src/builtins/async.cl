@@ -116,6 +116,15 @@ OVL void wait_group_events(int num_events, event_t *event_list)
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
+/* cl_khr_async_work_group_copy_fence: async copies before the fence (in
+ * the memory the flags name) happen before those after it. Each work-item
+ * has done its part of the earlier copies when it arrives, so a barrier
+ * orders them for the whole group. */
+OVL void async_work_group_copy_fence(cl_mem_fence_flags flags)
+{
+    barrier(flags);
+}
+
 /* OpenCL C 1.x kernels name the private-pointer overload. */
 OVL void wait_group_events(int num_events, __private event_t *event_list)
 {

@@ -139,6 +139,7 @@ static bool is_barrier_like(const char *name, size_t length)
            name_starts(name, length, "__sub_group_") ||
            name_is(name, length, "async_work_group_copy") ||
            name_is(name, length, "async_work_group_strided_copy") ||
+           name_is(name, length, "async_work_group_copy_fence") ||
            name_is(name, length, "wait_group_events");
 }
 

@@ -1,7 +1,10 @@
 /* test_async_copies.c - cl_khr_extended_async_copies: async_work_group_copy_2D2D
  * and _3D3D between global and local memory, with elements of 6 bytes,
  * offsets, line lengths and plane areas that differ between source and
- * destination; every byte compared with a host model of the copies. */
+ * destination; every byte compared with a host model of the copies. And
+ * cl_khr_async_work_group_copy_fence: an export of a local tile that an
+ * import filled, ordered only by the fence, where each work-item exports
+ * elements another imported. */
 #include <string.h>
 
 #include "../harness.h"
@@ -30,7 +33,21 @@ static const char *source =
     "    e = async_work_group_copy_3D3D(dst3, g * 30, tile, 0, sizeof(E), 5, 2, 3, 6, 13, 5, 10,\n"
     "                                   e);\n"
     "    wait_group_events(1, &e);\n"
+    "}\n"
+    "#pragma OPENCL EXTENSION cl_khr_async_work_group_copy_fence : enable\n"
+    "#ifndef cl_khr_async_work_group_copy_fence\n"
+    "#error the fence's macro is not defined\n"
+    "#endif\n"
+    "kernel void fenced(global const int *src, global int *dst, local int *tile, int n)\n"
+    "{\n"
+    "    size_t g = get_group_id(0);\n"
+    "    event_t e = async_work_group_copy(tile, src + g * n, (size_t)n, 0);\n"
+    "    async_work_group_copy_fence(CLK_LOCAL_MEM_FENCE);\n"
+    "    e = async_work_group_copy(dst + g * (n - 1), tile + 1, (size_t)(n - 1), e);\n"
+    "    wait_group_events(1, &e);\n"
     "}\n";
+
+enum { FENCE_N = 100 };
 
 enum { E = 6, GROUPS = 4, LOCAL = 8, SRC = 400, TILE = 45, DST2 = 200, DST3 = 120 };
 
@@ -88,6 +105,30 @@ int main(void)
     CHECK_NONE_WRONG(bad, "2D and 3D async copies");
     clReleaseMemObject(dsrc), clReleaseMemObject(ddst2), clReleaseMemObject(ddst3);
     clReleaseKernel(k);
+
+    /* not reported (src/compiler/build.c), its macro defined */
+    CHECK(!harness_has_extension(&h, "cl_khr_async_work_group_copy_fence"));
+    cl_kernel fenced = clCreateKernel(program, "fenced", &err);
+    CHECK_OK(err);
+    static int in[GROUPS * FENCE_N], out[GROUPS * (FENCE_N - 1)];
+    for (int i = 0; i < GROUPS * FENCE_N; i++)
+        in[i] = i * 13 - 7;
+    cl_mem fin = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in);
+    cl_mem fout = harness_buffer(&h, CL_MEM_READ_WRITE, sizeof out, NULL);
+    int n = FENCE_N;
+    CHECK_OK(clSetKernelArg(fenced, 0, sizeof fin, &fin));
+    CHECK_OK(clSetKernelArg(fenced, 1, sizeof fout, &fout));
+    CHECK_OK(clSetKernelArg(fenced, 2, FENCE_N * sizeof(int), NULL));
+    CHECK_OK(clSetKernelArg(fenced, 3, sizeof n, &n));
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, fenced, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h.queue, fout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    long wrong = 0;
+    for (int g = 0; g < GROUPS; g++)
+        for (int i = 0; i < FENCE_N - 1; i++)
+            wrong += out[g * (FENCE_N - 1) + i] != in[g * FENCE_N + i + 1];
+    CHECK_NONE_WRONG(wrong, "export ordered after the import by the fence");
+    clReleaseMemObject(fin), clReleaseMemObject(fout);
+    clReleaseKernel(fenced);
     clReleaseProgram(program);
     harness_close(&h);
     return harness_finish();
