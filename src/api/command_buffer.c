@@ -10,9 +10,12 @@
  * CL_COMMAND_COMMAND_BUFFER_KHR, which its queue orders like any other
  * command and whose event completes when the last copy has; they start
  * when it runs and, among themselves, are ordered only by their sync
- * points. A recorded kernel launch keeps the arguments it had when it was
- * recorded. Copies of one enqueue share nothing with another's, so a
- * command-buffer may run again while it runs.
+ * points and barriers. A recorded kernel launch keeps the arguments it had
+ * when it was recorded (until an update, mutable_dispatch.c) and gets its
+ * launch copy at once, as it will run again and again (codegen.c). Copies
+ * of one enqueue share nothing with another's, so a command-buffer may run
+ * again while it runs (simultaneous use), and an update never waits for a
+ * run.
  *
  * The functions are found by name (clGetExtensionFunctionAddress): Debian
  * 12's headers declare the provisional 0.9.1 signatures, which differ.
