@@ -64,7 +64,9 @@ static void sizes_from(struct sizes *s, cl_uint work_dim, const size_t *offset,
 {
     memset(s, 0, sizeof *s);
     s->work_dim = work_dim;
-    for (cl_uint d = 0; d < work_dim && d < 3; d++) {
+    /* an invalid work_dim is the builder's CL_INVALID_WORK_DIMENSION: the
+     * arrays are not read then */
+    for (cl_uint d = 0; work_dim <= 3 && d < work_dim; d++) {
         s->offset[d] = offset ? offset[d] : 0;
         s->global[d] = global ? global[d] : 0;
         s->local[d] = local ? local[d] : 0;
