@@ -52,14 +52,7 @@ struct dispatch_config {
     const size_t *local_work_size;
 };
 
-/* A launch's sizes as given (NULL: not given). */
-struct sizes {
-    cl_uint work_dim;
-    size_t offset[3], global[3], local[3];
-    bool has_offset, has_global, has_local;
-};
-
-static void sizes_from(struct sizes *s, cl_uint work_dim, const size_t *offset,
+static void sizes_from(struct rt_launch_sizes *s, cl_uint work_dim, const size_t *offset,
                        const size_t *global, const size_t *local)
 {
     memset(s, 0, sizeof *s);
@@ -76,7 +69,7 @@ static void sizes_from(struct sizes *s, cl_uint work_dim, const size_t *offset,
     s->has_local = local != NULL;
 }
 
-static cl_int build(cl_command_buffer_khr buffer, cl_kernel kernel, const struct sizes *s,
+static cl_int build(cl_command_buffer_khr buffer, cl_kernel kernel, const struct rt_launch_sizes *s,
                     bool args_later, struct rt_command **out)
 {
     unsigned use = API_LAUNCH_RECORDED | (args_later ? API_LAUNCH_ARGS_LATER : 0);
@@ -132,7 +125,7 @@ cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *prop
     if (((asserts | buffer->asserts) & API_NO_ADDITIONAL_WORK_GROUPS) && !local_work_size)
         return CL_INVALID_VALUE;
     bool is_mutable = (buffer->flags & API_MUTABLE_FLAG) != 0;
-    struct sizes s;
+    struct rt_launch_sizes s;
     sizes_from(&s, work_dim, global_work_offset, global_work_size, local_work_size);
     /* a mutable launch may leave its arguments to an update */
     bool args_later = is_mutable && (updatable & FIELD_ARGUMENTS);
@@ -158,13 +151,7 @@ cl_int api_record_launch(cl_command_buffer_khr buffer, const cl_properties *prop
     m->num_properties = num_properties;
     if (num_properties)
         memcpy(m->properties, properties, num_properties * sizeof *properties);
-    m->work_dim = s.work_dim;
-    memcpy(m->offset, s.offset, sizeof s.offset);
-    memcpy(m->global, s.global, sizeof s.global);
-    memcpy(m->local, s.local, sizeof s.local);
-    m->has_offset = s.has_offset;
-    m->has_global = s.has_global;
-    m->has_local = s.has_local;
+    m->sizes = s;
     *handle = m;
     return CL_SUCCESS;
 }
@@ -176,10 +163,10 @@ struct prepared {
     cl_mutable_command_khr m;
     cl_kernel state;            /* retained */
     struct rt_command *command; /* NULL while arguments are missing */
-    struct sizes sizes;
+    struct rt_launch_sizes sizes;
 };
 
-static bool uniform(const struct sizes *s)
+static bool uniform(const struct rt_launch_sizes *s)
 {
     for (cl_uint d = 0; s->has_local && s->has_global && d < s->work_dim; d++)
         if (s->local[d] && s->global[d] % s->local[d])
@@ -226,7 +213,7 @@ static cl_int prepare(cl_command_buffer_khr buffer, const struct dispatch_config
         (c->arg_svm_list == NULL) != (c->num_svm_args == 0) ||
         (c->exec_info_list == NULL) != (c->num_exec_infos == 0))
         return CL_INVALID_VALUE;
-    if ((c->work_dim && c->work_dim != m->work_dim) ||
+    if ((c->work_dim && c->work_dim != m->sizes.work_dim) ||
         (c->global_work_offset && !(m->updatable & FIELD_OFFSET)) ||
         (c->global_work_size && !(m->updatable & FIELD_GLOBAL)) ||
         (c->local_work_size && !(m->updatable & FIELD_LOCAL)) ||
@@ -235,13 +222,7 @@ static cl_int prepare(cl_command_buffer_khr buffer, const struct dispatch_config
         return CL_INVALID_OPERATION;
 
     const struct prepared *before = earlier(done, num_done, m);
-    struct sizes s;
-    if (before) {
-        s = before->sizes;
-    } else {
-        sizes_from(&s, m->work_dim, m->has_offset ? m->offset : NULL,
-                   m->has_global ? m->global : NULL, m->has_local ? m->local : NULL);
-    }
+    struct rt_launch_sizes s = before ? before->sizes : m->sizes;
     bool was_uniform = uniform(&s);
     for (cl_uint d = 0; d < s.work_dim; d++) {
         if (c->global_work_offset)
@@ -280,12 +261,7 @@ static void commit(cl_command_buffer_khr buffer, struct prepared *p)
     entry->command = p->command;
     rt_object_release(RT_OBJ(m->state));
     m->state = p->state;
-    memcpy(m->offset, p->sizes.offset, sizeof m->offset);
-    memcpy(m->global, p->sizes.global, sizeof m->global);
-    memcpy(m->local, p->sizes.local, sizeof m->local);
-    m->has_offset = p->sizes.has_offset;
-    m->has_global = p->sizes.has_global;
-    m->has_local = p->sizes.has_local;
+    m->sizes = p->sizes;
 }
 
 static cl_int CL_API_CALL update_mutable_commands(cl_command_buffer_khr buffer, cl_uint num_configs,
@@ -331,7 +307,7 @@ static cl_int CL_API_CALL get_mutable_command_info(cl_mutable_command_khr m, cl_
 {
     if (!m || m->magic != RT_MUTABLE_MAGIC)
         return CL_INVALID_MUTABLE_COMMAND_KHR;
-    size_t dims = m->work_dim * sizeof(size_t);
+    size_t dims = m->sizes.work_dim * sizeof(size_t);
     switch (param_name) {
     case INFO_QUEUE: return API_INFO(m->buffer->queue);
     case INFO_BUFFER: return API_INFO(m->buffer);
@@ -343,14 +319,14 @@ static cl_int CL_API_CALL get_mutable_command_info(cl_mutable_command_khr m, cl_
         return api_info(param_value_size, param_value, param_value_size_ret, m->properties,
                         m->num_properties * sizeof m->properties[0]);
     case INFO_KERNEL: return API_INFO(m->kernel);
-    case INFO_DIMENSIONS: return API_INFO(m->work_dim);
+    case INFO_DIMENSIONS: return API_INFO(m->sizes.work_dim);
     /* sizes as last given; zeros where none was (API spec) */
     case INFO_OFFSET:
-        return api_info(param_value_size, param_value, param_value_size_ret, m->offset, dims);
+        return api_info(param_value_size, param_value, param_value_size_ret, m->sizes.offset, dims);
     case INFO_GLOBAL:
-        return api_info(param_value_size, param_value, param_value_size_ret, m->global, dims);
+        return api_info(param_value_size, param_value, param_value_size_ret, m->sizes.global, dims);
     case INFO_LOCAL:
-        return api_info(param_value_size, param_value, param_value_size_ret, m->local, dims);
+        return api_info(param_value_size, param_value, param_value_size_ret, m->sizes.local, dims);
     default: return CL_INVALID_VALUE;
     }
 }

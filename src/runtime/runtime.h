@@ -243,6 +243,12 @@ struct _cl_command_buffer_khr {
  * recorded kernel launch that updates may change; it lives as long as its
  * command-buffer, whose lock guards it. */
 #define RT_MUTABLE_MAGIC 0x4d555444u
+/* A launch's sizes as given: zeros where an array was NULL (has_* false). */
+struct rt_launch_sizes {
+    cl_uint work_dim;
+    size_t offset[3], global[3], local[3];
+    bool has_offset, has_global, has_local;
+};
 struct _cl_mutable_command_khr {
     uint32_t magic;
     cl_command_buffer_khr buffer; /* not held: the buffer owns the handle */
@@ -252,9 +258,7 @@ struct _cl_mutable_command_khr {
     cl_bitfield updatable;        /* CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR */
     cl_properties properties[5];
     size_t num_properties; /* as given, incl. the 0; 0: none given */
-    cl_uint work_dim;
-    size_t offset[3], global[3], local[3];
-    bool has_offset, has_global, has_local;
+    struct rt_launch_sizes sizes; /* as last recorded or updated */
 };
 
 /* Frees a mutable-command object: its buffer's destruction, or a record
