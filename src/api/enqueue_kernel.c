@@ -73,9 +73,10 @@ static cl_int check_local_size(cl_kernel kernel, cl_device_id device, cl_uint wo
 
 /* What this launch fixes for a copy of the kernel (compiler.h): the
  * enqueued local size; the image arguments' format when they share one;
- * the sampler arguments' bits when they agree. */
+ * the sampler arguments' bits when they agree; the large buffers; whether
+ * the global offset is 0. */
 static void launch_facts(cl_kernel kernel, cl_device_id device, const size_t *local,
-                         struct cc_launch_facts *facts)
+                         const size_t *offset, struct cc_launch_facts *facts)
 {
     const struct cpu_topology *topology = cpu_device_topology(device->cpu);
     size_t cache = topology ? (size_t)topology->l3_cache_size : 0;
@@ -83,14 +84,17 @@ static void launch_facts(cl_kernel kernel, cl_device_id device, const size_t *lo
     memset(facts, 0, sizeof *facts);
     for (int d = 0; d < 3; d++)
         facts->local_size[d] = local[d];
+    facts->no_global_offset = !offset[0] && !offset[1] && !offset[2];
     bool first_image = true, first_sampler = true;
     for (unsigned i = 0; i < info->num_args; i++) {
         const struct cc_arg_info *arg = &info->args[i];
         const struct rt_kernel_arg *state = &kernel->args[i];
         /* a buffer past the last-level cache: what a kernel writes there is
-         * not read again from a cache (SVM pointers: size unknown) */
+         * not read again from a cache (SVM pointers: size unknown); on a
+         * cache line, as buffers are unless made over an application's
+         * memory, so vector stores through it can be proved aligned */
         if (arg->kind == CC_ARG_BUFFER && i < 32 && cache && !state->is_svm && state->mem &&
-            state->mem->size > cache)
+            state->mem->size > cache && (uintptr_t)state->mem->storage % CC_STREAMING_ALIGN == 0)
             facts->streaming_args |= 1u << i;
         if (arg->kind == CC_ARG_IMAGE) {
             const struct cc_image *image = &kernel->args[i].mem->image;
@@ -228,7 +232,7 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
     unsigned band = 0;
     if (!empty) {
         struct cc_launch_facts facts;
-        launch_facts(kernel, queue->device, local, &facts);
+        launch_facts(kernel, queue->device, local, offset, &facts);
         if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts,
                                              use & API_LAUNCH_RECORDED, &wg, &wg_full, &band)))
             return err;

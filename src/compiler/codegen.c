@@ -169,11 +169,11 @@ static char *copy_placeholder_name(const char *kernel_name)
     return name;
 }
 
-/* CPUCL_STREAMING=1: streaming stores in launch copies (launch.c). Off by
- * default: on the AVX2 Zen 3 VM it was measured on, x86's split
- * non-temporal stores (the vector stores are not provably aligned) made
- * the bench's stencil copy 14-18 ms instead of 12.8 and its transpose
- * copy 22-24 ms instead of 18. */
+/* Streaming stores in launch copies (launch.c), CPUCL_STREAMING=0 turns
+ * them off. Only whole vectors known to be aligned stream: stores x86 must
+ * split into non-temporal pieces of 4 or 8 bytes made the bench's stencil
+ * 14-18 ms instead of 12.8 on a Zen 3 (eighth session) and 9.4-10.7
+ * instead of 5.6-6.1 on an AVX2 EPYC (twenty-fourth). */
 static bool streaming_wanted(void)
 {
     /* read once; launches on several threads may ask at once */
@@ -181,7 +181,7 @@ static bool streaming_wanted(void)
     int now = atomic_load_explicit(&wanted, memory_order_relaxed);
     if (now < 0) {
         const char *value = getenv("CPUCL_STREAMING");
-        now = value && !strcmp(value, "1");
+        now = !value || strcmp(value, "0");
         atomic_store_explicit(&wanted, now, memory_order_relaxed);
     }
     return now;
@@ -205,6 +205,10 @@ static cl_int fold_launch(struct cc_program *program, unsigned index, LLVMModule
         return CL_BUILD_PROGRAM_FAILURE;
     cc_fold_launch_local_size(fn, facts->local_size, offsetof(struct cc_wg_state, local_size),
                               offsetof(struct cc_wg_state, enqueued_local_size));
+    if (facts->no_global_offset)
+        cc_fold_launch_no_offset(fn, offsetof(struct cc_wg_state, global_offset));
+    if (streaming_wanted())
+        cc_align_streaming_arguments(fn, &program->kernels[index], facts->streaming_args);
     return CL_SUCCESS;
 }
 

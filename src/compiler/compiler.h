@@ -209,7 +209,7 @@ cl_int cc_kernel_code(struct cc_program *program, const struct cc_kernel_info *k
  * time: the enqueued local size (the size of every group but the last ones
  * of a non-uniform range), the format of the image arguments when they all
  * share one, the bits of the sampler arguments when they all agree, which
- * buffers are too large for the caches. Zero
+ * buffers are too large for the caches, whether the global offset is 0. Zero
  * the struct before filling it: launches compare them bytewise. */
 struct cc_launch_facts {
     size_t local_size[3];
@@ -217,10 +217,14 @@ struct cc_launch_facts {
     int32_t image_order, image_type, image_element_size;
     uint32_t samplers_alike;
     uint32_t sampler_bits;
-    /* bit i: buffer argument i is larger than the last-level cache, so a
-     * kernel that only writes it gets streaming (non-temporal) stores */
+    /* bit i: buffer argument i is larger than the last-level cache and its
+     * data starts on a cache line (CC_STREAMING_ALIGN), so a kernel that
+     * only writes it gets streaming (non-temporal) stores */
     uint32_t streaming_args;
+    uint32_t no_global_offset; /* 1: the launch's global offset is 0 */
 };
+/* The alignment, in bytes, a streaming buffer's data has. */
+#define CC_STREAMING_ALIGN 64
 
 /* The kernel's code for a launch: *wg, the general work-group function
  * (cc_kernel_code), and *wg_full, one with `facts` folded in that runs the

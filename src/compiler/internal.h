@@ -165,10 +165,15 @@ void cc_fix_wide_vector_calls(LLVMModuleRef module);
  * of `facts` (NULL: the general code), before O3. */
 bool cc_is_launch_hook(const char *name);
 void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *facts);
-/* In a launch's copy whose region functions are inlined: the stores to the
- * buffer arguments of `streaming_args` (cc_launch_facts) that the kernel
- * only writes become non-temporal, and the function ends with a store
- * fence. True when some store was marked. */
+/* In a launch's copy whose region functions are inlined, before O3: the
+ * loads of the buffer arguments of `streaming_args` (cc_launch_facts) from
+ * the argument block give pointers aligned to CC_STREAMING_ALIGN (!align),
+ * so O3 can prove the vector stores through them aligned. */
+void cc_align_streaming_arguments(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
+                                  uint32_t streaming_args);
+/* The same copy after O3: the whole aligned vector stores to those buffers,
+ * when the kernel only writes them, become non-temporal, and the function
+ * ends with a store fence. True when some store was marked. */
 bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                       uint32_t streaming_args);
 

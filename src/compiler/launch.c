@@ -219,6 +219,40 @@ static bool is_argument_load(LLVMValueRef inst, LLVMValueRef args, size_t offset
     return LLVMConstIntGetZExtValue(LLVMGetOperand(at, 1)) == offset;
 }
 
+void cc_align_streaming_arguments(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
+                                  uint32_t streaming_args)
+{
+    LLVMContextRef context = LLVMGetModuleContext(LLVMGetGlobalParent(wg_fn));
+    LLVMValueRef args = LLVMGetParam(wg_fn, 0);
+    unsigned kind = LLVMGetMDKindIDInContext(context, "align", 5);
+    LLVMValueRef align = LLVMConstInt(LLVMInt64TypeInContext(context), CC_STREAMING_ALIGN, 0);
+    LLVMValueRef node = LLVMMDNodeInContext(context, &align, 1);
+    for (unsigned i = 0; i < kernel->num_args && i < 32; i++) {
+        if (!(streaming_args & (1u << i)) || kernel->args[i].kind != CC_ARG_BUFFER)
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg_fn); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+                 inst = LLVMGetNextInstruction(inst))
+                if (is_argument_load(inst, args, kernel->args[i].offset) &&
+                    LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMPointerTypeKind)
+                    LLVMSetMetadata(inst, kind, node);
+    }
+}
+
+/* Whether a store moves a whole vector to an address aligned to its size:
+ * what x86 makes one non-temporal store of (movntps/movntdq). A smaller
+ * alignment it splits into non-temporal stores of 4 or 8 bytes, which are
+ * slower than the cached vector store (the stencil in bench/kernels.c). */
+static bool streams_whole(LLVMValueRef store, LLVMTargetDataRef data)
+{
+    LLVMTypeRef type = LLVMTypeOf(LLVMGetOperand(store, 0));
+    if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
+        return false;
+    unsigned long long size = LLVMStoreSizeOfType(data, type);
+    return size >= 16 && (size & (size - 1)) == 0 && LLVMGetAlignment(store) >= size;
+}
+
 bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                       uint32_t streaming_args)
 {
@@ -228,6 +262,7 @@ bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
     unsigned kind = LLVMGetMDKindIDInContext(context, "nontemporal", 11);
     LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(context), 1, 0);
     LLVMValueRef nontemporal = LLVMMDNodeInContext(context, &one, 1);
+    LLVMTargetDataRef data = LLVMGetModuleDataLayout(module);
     bool marked = false;
     if (!streaming_args || synchronizes(wg_fn))
         return false;
@@ -243,8 +278,10 @@ bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                 if (is_argument_load(inst, args, kernel->args[i].offset))
                     write_only = only_stored_through(inst, &stores, &merged, 0);
         for (size_t k = 0; write_only && k < stores.count; k++)
-            LLVMSetMetadata(stores.items[k], kind, nontemporal);
-        marked |= write_only && stores.count;
+            if (streams_whole(stores.items[k], data)) {
+                LLVMSetMetadata(stores.items[k], kind, nontemporal);
+                marked = true;
+            }
         free(stores.items);
         free(merged.items);
     }

@@ -53,8 +53,8 @@ bool state_offset(llvm::Value *pointer, llvm::Value *state, uint64_t *offset)
 }
 
 // Replaces fn's loads of the given state fields by the constants.
-void fold_sizes(llvm::Function &fn, const uint64_t *offsets, const uint64_t *values,
-                unsigned count)
+void fold_fields(llvm::Function &fn, const uint64_t *offsets, const uint64_t *values,
+                 unsigned count)
 {
     llvm::Value *state = fn.getArg(1);
     std::vector<llvm::LoadInst *> loads;
@@ -143,9 +143,9 @@ extern "C" void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t requir
     size_fields(required, local_size_offset, enqueued_offset, offsets, values);
     llvm::Function *general = copy(wg, ".general");
     if (always_enqueued)
-        fold_sizes(*general, offsets, values, 3);
+        fold_fields(*general, offsets, values, 3);
     llvm::Function *fixed = copy(wg, ".fixed");
-    fold_sizes(*fixed, offsets, values, 6);
+    fold_fields(*fixed, offsets, values, 6);
     forbid_unrolling(*fixed);
 
     wg.deleteBody();
@@ -180,6 +180,18 @@ extern "C" void cc_fold_launch_local_size(LLVMValueRef wg_fn, const size_t size[
     llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
     uint64_t offsets[6], values[6];
     size_fields(size, local_size_offset, enqueued_offset, offsets, values);
-    fold_sizes(wg, offsets, values, 6);
+    fold_fields(wg, offsets, values, 6);
     forbid_unrolling(wg);
+}
+
+// A launch's copy of a launch without a global offset: the three 8-byte
+// offset fields at `global_offset_offset` fold to 0, so a global id is the
+// group's first item plus the local id, whose alignment O3 can then see.
+extern "C" void cc_fold_launch_no_offset(LLVMValueRef wg_fn, size_t global_offset_offset)
+{
+    llvm::Function &wg = *llvm::cast<llvm::Function>(llvm::unwrap(wg_fn));
+    uint64_t offsets[3], values[3] = {0, 0, 0};
+    for (unsigned d = 0; d < 3; d++)
+        offsets[d] = global_offset_offset + 8 * d;
+    fold_fields(wg, offsets, values, 3);
 }

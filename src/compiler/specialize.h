@@ -25,6 +25,10 @@ void cc_specialize_local_size(LLVMValueRef wg_fn, const size_t size[3], bool alw
 void cc_fold_launch_local_size(LLVMValueRef wg_fn, const size_t size[3], size_t local_size_offset,
                                size_t enqueued_offset);
 
+/* Folds the global offset of wg_fn (three 8-byte fields at that offset of
+ * *state) to 0 in place: a launch's copy of a launch without one. */
+void cc_fold_launch_no_offset(LLVMValueRef wg_fn, size_t global_offset_offset);
+
 #ifdef __cplusplus
 }
 #endif

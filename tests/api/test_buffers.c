@@ -2,8 +2,8 @@
  * creation flags and their errors, what each host-pointer flag means,
  * destructor callbacks, sub-buffers (flags, views of the parent, kernels
  * on them, overlap), read/write/copy blocking and not, fill with every
- * pattern size, rect read/write/copy (appendix E's overlap rule), map and
- * unmap (USE_HOST_PTR, sub-buffers, blocking and not, behind a user event),
+ * pattern size, copies and fills past the last-level cache, rect read/write/copy (appendix E's
+ * overlap rule), map and unmap (USE_HOST_PTR, sub-buffers, blocking and not, behind a user event),
  * migration; new buffers, SVM allocations and images read as zeros (what
  * cpucl promises beyond the specification: ffmpeg's tonemap_opencl reads
  * a buffer it never wrote). */
@@ -314,6 +314,67 @@ static void test_fill(struct harness *h)
     CHECK_NONE_WRONG(bad, "large fill");
     clReleaseMemObject(m);
     free(big);
+    free(out);
+}
+
+/* Copies and fills larger than the last-level cache, which the device
+ * makes with streaming stores (src/devices/cpu/pool.c): every pattern
+ * size, ranges that start and end off a cache line (in a buffer whose
+ * memory starts off one), a copy between two halves of one buffer. */
+static void test_past_the_cache(struct harness *h)
+{
+    cl_ulong cache = 0;
+    CHECK_OK(
+        clGetDeviceInfo(h->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL));
+    size_t n = (size_t)cache * 3 / 2 + 1000;
+    unsigned char *host = malloc(2 * n), *out = malloc(2 * n);
+    REQUIRE(host && out);
+    for (size_t i = 0; i < 2 * n; i++)
+        host[i] = (unsigned char)(i * 13 + (i >> 12));
+    cl_mem a = harness_buffer(h, CL_MEM_READ_WRITE, 2 * n, host);
+    /* b over an application's memory three bytes past a cache line */
+    unsigned char *raw = calloc(2 * n + 64, 1);
+    REQUIRE(raw);
+    cl_int err;
+    cl_mem b = clCreateBuffer(h->context, CL_MEM_USE_HOST_PTR, 2 * n,
+                              raw + 64 - (uintptr_t)raw % 64 + 3, &err);
+    CHECK_OK(err);
+    long bad = 0;
+
+    CHECK_OK(clEnqueueCopyBuffer(h->queue, a, b, 3, 61, n + 5, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, 2 * n, out, 0, NULL, NULL));
+    for (size_t i = 0; i < 2 * n; i++)
+        bad += out[i] != (i >= 61 && i < 61 + n + 5 ? host[i - 58] : 0);
+    CHECK_NONE_WRONG(bad, "copied bytes");
+    CHECK_OK(clEnqueueCopyBuffer(h->queue, a, a, 7, n + 9, n - 20, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, a, CL_TRUE, 0, 2 * n, out, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 0; i < 2 * n; i++)
+        bad += out[i] != (i >= n + 9 && i < 2 * n - 11 ? host[i - n - 2] : host[i]);
+    CHECK_NONE_WRONG(bad, "bytes copied within one buffer");
+
+    for (size_t pattern_size = 1; pattern_size <= 128; pattern_size *= 2) {
+        unsigned char pattern[128];
+        for (size_t i = 0; i < pattern_size; i++)
+            pattern[i] = (unsigned char)(pattern_size * 5 + i * 3 + 1);
+        size_t offset = pattern_size * 5, size = (n / pattern_size - 3) * pattern_size;
+        CHECK_OK(clEnqueueWriteBuffer(h->queue, b, CL_FALSE, 0, 2 * n, host, 0, NULL, NULL));
+        CHECK_OK(
+            clEnqueueFillBuffer(h->queue, b, pattern, pattern_size, offset, size, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, 2 * n, out, 0, NULL, NULL));
+        bad = 0;
+        for (size_t i = 0; i < 2 * n; i++)
+            bad +=
+                out[i] !=
+                (i >= offset && i < offset + size ? pattern[(i - offset) % pattern_size] : host[i]);
+        if (bad)
+            fprintf(stderr, "pattern size %zu: ", pattern_size);
+        CHECK_NONE_WRONG(bad, "bytes filled");
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(raw);
+    free(host);
     free(out);
 }
 
@@ -751,6 +812,7 @@ int main(void)
     test_destructors(&h);
     test_read_write_copy(&h);
     test_fill(&h);
+    test_past_the_cache(&h);
     test_sub_buffers(&h);
     test_rect(&h);
     test_random_rects(&h);

@@ -9,7 +9,10 @@
  * then a second program of the same source, whose copies come from the
  * kernel cache at its first launch. Buffers larger than the last-level
  * cache that a kernel only writes get streaming stores in the copy
- * (src/compiler/launch.c): checked element by element, beside a kernel
+ * (src/compiler/launch.c) when their data is on a cache line and the
+ * launch has no global offset (stores then provably aligned): checked
+ * element by element, also with an offset and for a buffer over an
+ * application's memory off a cache line, beside a kernel
  * that reads and writes its buffer and one with an atomic, which keep
  * ordinary stores. A transpose's copy runs its groups in bands of rows
  * (src/compiler/order.c, cpu/pool.c): every element is checked, in 2D and
@@ -241,6 +244,28 @@ static void check_image_case(struct harness *h, cl_kernel kernel, const struct i
     free(got);
 }
 
+/* scale(a, b, k) with the items from `offset` on: a copy each for the
+ * offset 0 (folded) and any other; the items before it keep their -1. */
+static void check_scale(struct harness *h, cl_kernel scale, cl_mem a, cl_mem b, const float *in,
+                        float *out, size_t n, size_t offset)
+{
+    size_t local = 256, count = n - offset;
+    cl_float minus_one = -1.0f;
+    for (int launch = 0; launch < LAUNCHES; launch++) {
+        cl_float k = 1.0f + (float)launch;
+        CHECK_OK(clEnqueueFillBuffer(h->queue, b, &minus_one, sizeof minus_one, 0, n * sizeof *out,
+                                     0, NULL, NULL));
+        CHECK_OK(harness_args(scale, 3, ARG(a), ARG(b), ARG(k)));
+        CHECK_OK(
+            clEnqueueNDRangeKernel(h->queue, scale, 1, &offset, &count, &local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += out[i] != (i < offset ? -1.0f : k * in[i] + 1.0f);
+        CHECK_NONE_WRONG(bad, "scaled elements");
+    }
+}
+
 /* Buffers of more floats than the last-level cache holds. */
 static void check_streaming(struct harness *h, cl_program program)
 {
@@ -258,16 +283,19 @@ static void check_streaming(struct harness *h, cl_program program)
     size_t local = 256;
 
     cl_kernel scale = harness_kernel(program, "scale");
-    for (int launch = 0; launch < LAUNCHES; launch++) {
-        cl_float k = 1.0f + (float)launch;
-        CHECK_OK(harness_args(scale, 3, ARG(a), ARG(b), ARG(k)));
-        CHECK_OK(clEnqueueNDRangeKernel(h->queue, scale, 1, NULL, &n, &local, 0, NULL, NULL));
-        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
-        size_t bad = 0;
-        for (size_t i = 0; i < n; i++)
-            bad += out[i] != k * in[i] + 1.0f;
-        CHECK_NONE_WRONG(bad, "scaled elements");
-    }
+    check_scale(h, scale, a, b, in, out, n, 0);
+    check_scale(h, scale, a, b, in, out, n, 2 * local); /* the offset is not folded */
+    /* an application's memory off a cache line: its stores are not proved
+     * aligned, so they stay ordinary */
+    char *raw = malloc(n * sizeof *out + 64);
+    REQUIRE(raw);
+    cl_int err;
+    cl_mem off_line =
+        clCreateBuffer(h->context, CL_MEM_USE_HOST_PTR, n * sizeof *out, raw + 4, &err);
+    CHECK_OK(err);
+    check_scale(h, scale, a, off_line, in, out, n, 0);
+    clReleaseMemObject(off_line);
+    free(raw);
     clReleaseKernel(scale);
 
     cl_kernel in_place = harness_kernel(program, "in_place");
@@ -351,9 +379,6 @@ static void run_program(struct harness *h, cl_program program)
 
 int main(void)
 {
-    /* streaming stores are opt-in (read once per process, before the
-     * first launch copy) */
-    setenv("CPUCL_STREAMING", "1", 1);
     struct harness h = harness_open();
     cl_bool images = CL_FALSE;
     clGetDeviceInfo(h.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);

@@ -103,6 +103,7 @@ struct cpu_job {
     struct cpu_job *next;
     size_t pieces;
     size_t piece_size;
+    bool stream; /* a copy or fill past the last-level cache */
     _Atomic size_t next_piece;
     _Atomic size_t refs;           /* the list + each worker inside the job */
     _Atomic int started;
