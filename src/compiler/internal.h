@@ -172,8 +172,8 @@ void cc_lower_launch_hooks(LLVMModuleRef module, const struct cc_launch_facts *f
 void cc_align_streaming_arguments(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                                   uint32_t streaming_args);
 /* The same copy after O3: the whole aligned vector stores to those buffers,
- * when the kernel only writes them, become non-temporal, and the function
- * ends with a store fence. True when some store was marked. */
+ * when the kernel only writes them, become non-temporal (the device fences
+ * them: cpu/pool.c). True when some store was marked. */
 bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
                       uint32_t streaming_args);
 

@@ -28,8 +28,9 @@
  * !nontemporal. They then skip the cache: no line is read
  * from memory just to be overwritten (a third of the traffic of a kernel
  * that reads one such buffer and writes another), nor evicts what the
- * kernel reads. x86 orders such stores only with a fence: the work-group
- * function ends with an sfence, before the worker reports the group done.
+ * kernel reads. x86 orders such stores only with a fence: the device
+ * (cpu/pool.c) ends each piece of groups it runs with an sfence, before
+ * it reports the piece done.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -285,21 +286,5 @@ bool cc_stream_stores(LLVMValueRef wg_fn, const struct cc_kernel_info *kernel,
         free(stores.items);
         free(merged.items);
     }
-    if (!marked)
-        return false;
-    unsigned id = LLVMLookupIntrinsicID("llvm.x86.sse.sfence", 19);
-    if (!id)
-        return true;
-    LLVMValueRef sfence = LLVMGetIntrinsicDeclaration(module, id, NULL, 0);
-    LLVMTypeRef type = LLVMIntrinsicGetType(context, id, NULL, 0);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg_fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        if (term && LLVMIsAReturnInst(term)) {
-            LLVMPositionBuilderBefore(b, term);
-            LLVMBuildCall2(b, type, sfence, NULL, 0, "");
-        }
-    }
-    LLVMDisposeBuilder(b);
-    return true;
+    return marked;
 }

@@ -133,6 +133,12 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
         wg(launch->arg_block, &state);
         running_kernel = NULL;
     }
+    /* A launch copy may have streaming stores (src/compiler/launch.c),
+     * which x86 orders only with a fence: before the piece is reported
+     * done. Once a piece, not once a group: a fence waits for the
+     * write-combining buffers, and small groups made that cost what the
+     * streaming saved. */
+    _mm_sfence();
 }
 
 /* Streaming (non-temporal) stores for copies and fills larger than the
