@@ -1,10 +1,9 @@
 /* test_vector_values.c - kernels computing on short vectors (uchar4 pixels,
  * float3 geometry, uint4 bit tricks, vec3 reinterpreted, double2, float4
- * math), which the compiler splits into components so that the work-items
- * run as vector lanes (src/compiler/README.md, "vector values"), and one
- * on wide vectors (uchar16), which it leaves whole. Every result is exact
- * or checked against the host's C library; the item counts are not a
- * multiple of any vector width, so the vectorized loops' remainders run
+ * math, uchar3 and short3 in 16-item rows), which the compiler splits into components so that the
+ * work-items run as vector lanes (src/compiler/README.md, "vector values"), and one on wide vectors
+ * (uchar16), which it leaves whole. Every result is exact or checked against the host's C library;
+ * the item counts are not a multiple of any vector width, so the vectorized loops' remainders run
  * too. */
 #include <math.h>
 #include <stdint.h>
@@ -77,6 +76,19 @@ static const char *source =
     "    t[l] = in[i] * 2.0f;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    out[i] = t[l] + t[s - 1 - l].wzyx;\n"
+    "}\n"
+    /* 3-component vectors, loaded as the 4 components their size holds
+     * (the fourth dropped) by 16-item rows of 16x16 groups: loaded whole
+     * as integers (src/compiler/scalarize.cpp, load_padded_vectors_whole) */
+    "kernel void spread3(global const uchar3 *in, global uchar3 *out, global const short3 *sin,\n"
+    "                    global short3 *sout, int w, int h)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    if (x >= w || y >= h) return;\n"
+    "    uchar3 a = in[y * (w + 1) + x], b = in[y * (w + 1) + x + 1];\n"
+    "    out[y * w + x] = max(a, b) - min(a, b) + a.zxy;\n"
+    "    short3 s = sin[y * w + x];\n"
+    "    sout[y * w + x] = s.zxy - s;\n"
     "}\n"
     "kernel void wide(global const uchar16 *a, global const uchar16 *b, global uchar16 *out)\n"
     "{\n"
@@ -322,6 +334,53 @@ static void test_shared(struct harness *h, cl_program program, uint32_t *seed)
     CHECK_NONE_WRONG(bad, "float4 through local memory across a barrier");
 }
 
+/* spread3 over a 69x40 image of uchar3 (4 bytes each, a column more to
+ * read) and one of short3, in 16x16 groups, launched three times so that
+ * a launch copy runs too. */
+static void test_spread3(struct harness *h, cl_program program, uint32_t *seed)
+{
+    enum { W = 69, H = 40 };
+    static uint8_t in[H][W + 1][4], out[H][W][4];
+    static int16_t sin_[H][W][4], sout[H][W][4];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x <= W; x++)
+            for (int c = 0; c < 4; c++) {
+                in[y][x][c] = (uint8_t)(next_random(seed) >> 24);
+                if (x < W)
+                    sin_[y][x][c] = (int16_t)(next_random(seed) >> 16);
+            }
+    cl_kernel k = harness_kernel(program, "spread3");
+    cl_mem a = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem b = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_mem c = harness_buffer(h, CL_MEM_READ_ONLY, sizeof sin_, sin_);
+    cl_mem d = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof sout, NULL);
+    cl_int w = W, hh = H;
+    CHECK_OK(harness_args(k, 6, ARG(a), ARG(b), ARG(c), ARG(d), ARG(w), ARG(hh)));
+    size_t global[2] = {80, 48}, local[2] = {16, 16};
+    for (int launch = 0; launch < 3; launch++) {
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, sizeof sout, sout, 0, NULL, NULL));
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int ch = 0; ch < 3; ch++) {
+                    int p = in[y][x][ch], q = in[y][x + 1][ch], turned = (ch + 2) % 3; /* .zxy */
+                    uint8_t want = (uint8_t)((p > q ? p - q : q - p) + in[y][x][turned]);
+                    int16_t want_s = (int16_t)(sin_[y][x][turned] - sin_[y][x][ch]);
+                    if ((out[y][x][ch] != want || sout[y][x][ch] != want_s) && bad++ < 4)
+                        HARNESS_FAIL("spread3 (%d, %d).%d: got %u, %d want %u, %d\n", x, y, ch,
+                                     out[y][x][ch], sout[y][x][ch], want, want_s);
+                }
+        CHECK_NONE_WRONG(bad, "uchar3 and short3 loaded by 16-item rows");
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+    clReleaseMemObject(d);
+    clReleaseKernel(k);
+}
+
 static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
 {
     static uint8_t a[N][16], b[N][16], out[N][16];
@@ -357,6 +416,7 @@ int main(void)
     test_math4(&h, program, &seed);
     test_rows(&h, program, &seed);
     test_shared(&h, program, &seed);
+    test_spread3(&h, program, &seed);
     test_wide(&h, program, &seed);
     clReleaseProgram(program);
     harness_close(&h);
