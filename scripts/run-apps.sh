@@ -18,7 +18,10 @@
 #                       python3-pytest; the tests are not packaged: set
 #                       PYOPENCL_TESTS to the test/ folder of PyOpenCL's
 #                       source of the installed version)
-#             default: all four
+#             opencv    OpenCV's OpenCL paths (Debian: python3-opencv):
+#                       37 image and matrix operations and 4 reductions
+#                       against OpenCV's CPU path (scripts/opencv-check.py)
+#             default: all five
 #
 # Every application keeps caches (hashcat's kernels, cpucl's and PoCL's
 # builds): they go to a temporary folder that the run removes, so each
@@ -34,7 +37,7 @@ if [ $# -gt 0 ] && [ -e "$1" ]; then
     shift
 fi
 apps=("$@")
-[ ${#apps[@]} -gt 0 ] || apps=(clblast hashcat ffmpeg pyopencl)
+[ ${#apps[@]} -gt 0 ] || apps=(clblast hashcat ffmpeg pyopencl opencv)
 logs=${APPS_LOGS:-/tmp/cpucl-apps-logs}
 mkdir -p "$logs"
 scratch=$(mktemp -d)
@@ -141,9 +144,34 @@ run_pyopencl() {
     [ $rc = 0 ] || failed=1
 }
 
+run_opencv() {
+    /usr/bin/python3 -c 'import cv2' 2>/dev/null || { missing opencv python3-opencv; return; }
+    local log=$logs/opencv.log start rc
+    start=$(date +%s)
+    # the device by its platform's name; OpenCV's own program cache off
+    OPENCV_OPENCL_DEVICE="$(platform_name):CPU:" OPENCV_OPENCL_CACHE_ENABLE=false \
+        timeout 1800 /usr/bin/python3 "$here/scripts/opencv-check.py" >"$log" 2>&1
+    rc=$?
+    grep -E ' (ok  |FAIL) ' "$log" | while read -r name; do
+        line opencv "$(echo "$name" | cut -c1-22 | sed 's/ *$//')" \
+            "$(echo "$name" | cut -c24- | sed 's/  */ /g')" -
+    done
+    line opencv "all operations" "rc $rc: $(tail -n 1 "$log")" $(($(date +%s) - start))
+    [ $rc = 0 ] || failed=1
+}
+
+# The name of the platform the ICD file gives (OpenCV picks its device by
+# it): cpucl's, unless the file names another library.
+platform_name() {
+    case $(cat "$icd" 2>/dev/null) in
+    *pocl*) echo "Portable Computing Language" ;;
+    *) echo cpucl ;;
+    esac
+}
+
 for app in "${apps[@]}"; do
     case $app in
-    clblast | hashcat | ffmpeg | pyopencl) run_$app ;;
+    clblast | hashcat | ffmpeg | pyopencl | opencv) run_$app ;;
     *) echo "unknown app: $app" >&2; exit 2 ;;
     esac
 done

@@ -90,6 +90,31 @@ static const char *source =
     "    short3 s = sin[y * w + x];\n"
     "    sout[y * w + x] = s.zxy - s;\n"
     "}\n"
+    /* a 3x3 median through local memory in 16x16 groups, the store
+     * guarded, neighbours read at x + 1 and x + 2: the shape of OpenCV's
+     * medianFilter3 and 5 (whose x loops GVN left with a phi of copies
+     * of x + 1 as their increment: src/compiler/narrow.cpp,
+     * rejoin_increment; this smaller one does not show it on LLVM 19) */
+    "#define OP(a, b) { t = a; a = min(a, b); b = max(t, b); }\n"
+    "kernel void median3(global const uchar *in, global uchar *out, int w, int h)\n"
+    "{\n"
+    "    local uchar3 data[18][18];\n"
+    "    int x = get_local_id(0), y = get_local_id(1), gx = get_global_id(0), gy = "
+    "get_global_id(1);\n"
+    "    int id = min(x * 16 + y, 9 * 18 - 1), r = id / 18, c = id % 18;\n"
+    "    int col = clamp(gx - x - 1 + c, 0, w - 1) * 3;\n"
+    "    data[r][c] = vload3(0, in + mad24(clamp(gy - y - 1 + r, 0, h - 1), w * 3, col));\n"
+    "    data[r + 9][c] = vload3(0, in + mad24(clamp(gy - y + 8 + r, 0, h - 1), w * 3, col));\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    uchar3 p0 = data[y][x], p1 = data[y][x + 1], p2 = data[y][x + 2];\n"
+    "    uchar3 p3 = data[y + 1][x], p4 = data[y + 1][x + 1], p5 = data[y + 1][x + 2];\n"
+    "    uchar3 p6 = data[y + 2][x], p7 = data[y + 2][x + 1], p8 = data[y + 2][x + 2], t;\n"
+    "    OP(p1, p2); OP(p4, p5); OP(p7, p8); OP(p0, p1); OP(p3, p4); OP(p6, p7);\n"
+    "    OP(p1, p2); OP(p4, p5); OP(p7, p8); OP(p0, p3); OP(p5, p8); OP(p4, p7);\n"
+    "    OP(p3, p6); OP(p1, p4); OP(p2, p5); OP(p4, p7); OP(p4, p2); OP(p6, p4);\n"
+    "    OP(p4, p2);\n"
+    "    if (gy < h && gx < w) vstore3(p4, 0, out + mad24(gy, w * 3, gx * 3));\n"
+    "}\n"
     "kernel void wide(global const uchar16 *a, global const uchar16 *b, global uchar16 *out)\n"
     "{\n"
     "    size_t i = get_global_id(0);\n"
@@ -381,6 +406,53 @@ static void test_spread3(struct harness *h, cl_program program, uint32_t *seed)
     clReleaseKernel(k);
 }
 
+static int compare_bytes(const void *a, const void *b)
+{
+    return *(const uint8_t *)a - *(const uint8_t *)b;
+}
+
+/* median3 over a 75x37 image of 3-byte pixels (edges clamped), 16x16
+ * groups, three launches (the third a launch copy's). */
+static void test_median3(struct harness *h, cl_program program, uint32_t *seed)
+{
+    enum { W = 75, H = 37 };
+    static uint8_t in[H][W][3], out[H][W][3];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int c = 0; c < 3; c++)
+                in[y][x][c] = (uint8_t)(next_random(seed) >> 24);
+    cl_kernel k = harness_kernel(program, "median3");
+    cl_mem a = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem b = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_int w = W, hh = H;
+    CHECK_OK(harness_args(k, 4, ARG(a), ARG(b), ARG(w), ARG(hh)));
+    size_t global[2] = {80, 48}, local[2] = {16, 16};
+    for (int launch = 0; launch < 3; launch++) {
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int c = 0; c < 3; c++) {
+                    uint8_t around[9];
+                    for (int i = 0; i < 9; i++) {
+                        int yy = y + i / 3 - 1, xx = x + i % 3 - 1;
+                        yy = yy < 0 ? 0 : yy >= H ? H - 1 : yy;
+                        xx = xx < 0 ? 0 : xx >= W ? W - 1 : xx;
+                        around[i] = in[yy][xx][c];
+                    }
+                    qsort(around, 9, 1, compare_bytes);
+                    if (out[y][x][c] != around[4] && bad++ < 4)
+                        HARNESS_FAIL("median3 (%d, %d).%d: got %u want %u\n", x, y, c, out[y][x][c],
+                                     around[4]);
+                }
+        CHECK_NONE_WRONG(bad, "3x3 medians of uchar3 through local memory");
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+}
+
 static void test_wide(struct harness *h, cl_program program, uint32_t *seed)
 {
     static uint8_t a[N][16], b[N][16], out[N][16];
@@ -417,6 +489,7 @@ int main(void)
     test_rows(&h, program, &seed);
     test_shared(&h, program, &seed);
     test_spread3(&h, program, &seed);
+    test_median3(&h, program, &seed);
     test_wide(&h, program, &seed);
     clReleaseProgram(program);
     harness_close(&h);
