@@ -45,6 +45,28 @@ static const char *source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    data[get_global_id(0)] = tile[n - 1 - l] + keep[(l * 7) % 32];\n"
     "}\n"
+    /* A private array filled in a loop of three before the barrier and
+     * reused after it (OpenCV's row_filter): the loops are unrolled before
+     * the regions are formed, so it is registers, not kept per work-item
+     * (src/compiler/workgroup.c). Rows of P ints, 16x16 groups. */
+    "#define P 128\n"
+    "kernel void taps(global const int *in, global int *out, int w)\n"
+    "{\n"
+    "    local int row[16][3 * 16 + 1];\n"
+    "    int temp[3];\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1), x = get_global_id(0), y = "
+    "get_global_id(1);\n"
+    "    for (int i = 0; i < 3; i++) temp[i] = in[y * P + x + i * 16];\n"
+    "    for (int i = 0; i < 3; i++) row[ly][i * 16 + lx] = temp[i];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int sum = row[ly][lx + 16] * 2;\n"
+    "    for (int i = 1; i <= 3; i++) {\n"
+    "        temp[0] = row[ly][lx + 16 - i];\n"
+    "        temp[1] = row[ly][lx + 16 + i];\n"
+    "        sum += temp[0] * i + temp[1] * (4 - i);\n"
+    "    }\n"
+    "    if (x < w) out[y * w + x] = sum;\n"
+    "}\n"
     /* A kernel-scope __local array used in the kernel's first block, a
      * return before the barrier loop (uniform), a barrier in a do-while. */
     "kernel void local_sum(global const int *a, int n, global int *sum)\n"
@@ -365,6 +387,39 @@ static void check_keep_array(struct harness *h, cl_program program, size_t globa
     free(data), free(out);
 }
 
+/* taps over 75 of each 128-int row, 32 rows, three launches (the third a
+ * launch copy's). */
+static void check_taps(struct harness *h, cl_program program)
+{
+    enum { P = 128, W = 75, H = 32 };
+    static int in[H * P], out[H * W];
+    for (int i = 0; i < H * P; i++)
+        in[i] = (i * 37) % 1001 - 500;
+    cl_mem a = harness_buffer(h, CL_MEM_READ_ONLY, sizeof in, in);
+    cl_mem b = harness_buffer(h, CL_MEM_WRITE_ONLY, sizeof out, NULL);
+    cl_kernel k = harness_kernel(program, "taps");
+    cl_int w = W;
+    CHECK_OK(harness_args(k, 3, ARG(a), ARG(b), ARG(w)));
+    size_t global[2] = {80, H}, local[2] = {16, 16};
+    for (int launch = 0; launch < 3; launch++) {
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, local, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h->queue, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const int *r = in + y * P + x + 16;
+                int want = r[0] * 2;
+                for (int i = 1; i <= 3; i++)
+                    want += r[-i] * i + r[i] * (4 - i);
+                bad += out[y * W + x] != want;
+            }
+        CHECK_NONE_WRONG(bad, "taps through a private array kept across a barrier");
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
 static void run_all(struct harness *h, cl_program program, bool regions)
 {
     size_t locals[] = {1, 7, 64, 256, 1024};
@@ -375,6 +430,7 @@ static void run_all(struct harness *h, cl_program program, bool regions)
     check_reverse(h, program, 999, 128);
     check_keep_array(h, program, 1024, 256, regions);
     check_keep_array(h, program, 999, 64, regions);
+    check_taps(h, program);
     check_local_sum(h, program, 1);
     check_local_sum(h, program, 64);
     check_async(h, program, 1);
