@@ -16,7 +16,9 @@ Tolerances: OpenCV's OpenCL kernels are not its CPU code; where they round
 differently the bound says by how much (PoCL's CPU device shows the same
 differences on these inputs): warpAffine interpolates in float where the
 CPU path uses 5-bit fixed point (up to 4 levels), matchTemplate normalises
-in float where the CPU path uses double.
+in float where the CPU path uses double. remap gets whole-pixel maps and
+cartToPolar is checked for its magnitude only, for the same reason (the
+CPU path's 1/32-pixel interpolation and fastAtan2 angle).
 """
 import os
 import sys
@@ -38,6 +40,15 @@ floats = rng.random((1024, 1024), dtype=np.float32)
 rotation = cv2.getRotationMatrix2D((960, 540), 17, 0.9)
 template = gray[300:364, 500:564].copy()
 square3, square5 = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
+sharpen = np.array([[0, 0, -1, 0, 0], [0, -1, -2, -1, 0], [-1, -2, 17, -2, -1],
+                    [0, -1, -2, -1, 0], [0, 0, -1, 0, 0]], np.float32)
+taps = np.array([1, 4, 6, 4, 1], np.float32) / 16
+ys, xs = np.indices((1080, 1920), dtype=np.float32)
+# whole-pixel offsets that vary: OpenCV's CPU path interpolates at 1/32 of a
+# pixel, its OpenCL kernel in float, so only whole pixels compare exactly
+map_x, map_y = xs + np.round(8 * np.sin(ys / 30)), ys + np.round(6 * np.cos(xs / 40))
+clahe = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
+lut = (255 * (np.arange(256) / 255.0) ** 0.6).astype(np.uint8)
 
 
 def same_kind(m, array):
@@ -92,6 +103,27 @@ OPERATIONS = [
     ("log", lambda m: cv2.log(cv2.add(m, 1.0) if isinstance(m, cv2.UMat) else m + 1), floats, 1e-5),
     ("magnitude", lambda m: cv2.magnitude(m, m), floats, 1e-5),
     ("phase", lambda m: cv2.phase(m, transposed(m), angleInDegrees=True), floats, 0.5),
+    ("filter2D 5x5", lambda m: cv2.filter2D(m, -1, sharpen), image, 1),
+    ("sepFilter2D", lambda m: cv2.sepFilter2D(m, cv2.CV_32F, taps, taps), gray, 1e-4),
+    ("Scharr dy", lambda m: cv2.Scharr(m, cv2.CV_16S, 0, 1), gray, 0),
+    ("boxFilter 9x9", lambda m: cv2.boxFilter(m, cv2.CV_32F, (9, 9)), gray, 1e-4),
+    ("remap", lambda m: cv2.remap(m, map_x, map_y, cv2.INTER_LINEAR), image, 0),
+    ("resize nearest", lambda m: cv2.resize(m, (1280, 720), interpolation=cv2.INTER_NEAREST),
+     image, 0),
+    ("cvtColor BGR2YUV", lambda m: cv2.cvtColor(m, cv2.COLOR_BGR2YUV), image, 1),
+    ("cvtColor BGR2BGRA", lambda m: cv2.cvtColor(m, cv2.COLOR_BGR2BGRA), image, 0),
+    ("CLAHE", lambda m: clahe.apply(m), gray, 1),
+    ("inRange", lambda m: cv2.inRange(m, (20, 40, 60), (200, 220, 240)), image, 0),
+    ("bitwise_xor", lambda m: cv2.bitwise_xor(m, cv2.flip(m, 1)), image, 0),
+    ("compare", lambda m: cv2.compare(m, cv2.transpose(cv2.transpose(m)), cv2.CMP_GE), gray, 0),
+    ("LUT", lambda m: cv2.LUT(m, same_kind(m, lut)), image, 0),
+    ("split channel", lambda m: cv2.split(m)[1], image, 0),
+    ("sqrt", lambda m: cv2.sqrt(m), floats, 1e-6),
+    ("pow 2.5", lambda m: cv2.pow(m, 2.5), floats, 1e-5),
+    ("cartToPolar magnitude", lambda m: cv2.cartToPolar(m, transposed(m))[0], floats, 1e-5),
+    ("reduce rows", lambda m: cv2.reduce(m, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F), floats, 1e-5),
+    ("goodFeaturesToTrack", lambda m: np.sort(np.asarray(host(cv2.goodFeaturesToTrack(
+        m, 100, 0.01, 10))).reshape(-1, 2), axis=0), gray, 1),
 ]
 REDUCTIONS = [
     ("sumElems", lambda m: cv2.sumElems(m), image),
@@ -125,7 +157,7 @@ def main():
     for name, operation, argument, tolerance in OPERATIONS:
         if only not in name:
             continue
-        want = np.asarray(operation(argument), dtype=np.float64)
+        want = np.asarray(host(operation(argument)), dtype=np.float64)
         try:
             got, seconds = best_of(operation, cv2.UMat(argument), reps)
         except cv2.error as error:

@@ -19,7 +19,7 @@
 #                       PYOPENCL_TESTS to the test/ folder of PyOpenCL's
 #                       source of the installed version)
 #             opencv    OpenCV's OpenCL paths (Debian: python3-opencv):
-#                       37 image and matrix operations and 4 reductions
+#                       56 image and matrix operations and 4 reductions
 #                       against OpenCV's CPU path (scripts/opencv-check.py)
 #             default: all five
 #
