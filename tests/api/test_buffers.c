@@ -333,7 +333,7 @@ static void test_past_the_cache(struct harness *h)
         host[i] = (unsigned char)(i * 13 + (i >> 12));
     cl_mem a = harness_buffer(h, CL_MEM_READ_WRITE, 2 * n, host);
     /* b over an application's memory three bytes past a cache line */
-    unsigned char *raw = calloc(2 * n + 64, 1);
+    unsigned char *raw = calloc(2 * n + 128, 1); /* room for the 67 bytes below */
     REQUIRE(raw);
     cl_int err;
     cl_mem b = clCreateBuffer(h->context, CL_MEM_USE_HOST_PTR, 2 * n,
