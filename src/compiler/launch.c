@@ -29,8 +29,8 @@
  * from memory just to be overwritten (a third of the traffic of a kernel
  * that reads one such buffer and writes another), nor evicts what the
  * kernel reads. x86 orders such stores only with a fence: the device
- * (cpu/pool.c) ends each piece of groups it runs with an sfence, before
- * it reports the piece done.
+ * (cpu/pool.c, run_piece) ends each piece of groups it runs with an
+ * sfence, before it reports the piece done.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -892,43 +892,6 @@ bool fold_short_circuits(llvm::Function &fn)
 }
 
 // One round over fn's work-item loops: by their guards, or by their clamps.
-// GVN's partial-redundancy elimination can leave a work-item loop's
-// increment as a phi, in the latch, of one copy of iv + 1 per path that
-// reaches it (when a guarded path uses iv + 1 itself: OpenCV's
-// medianFilter5 reads the pixel at x + 1). LLVM's canonical induction
-// variable is then gone, and with it this pass, divergent.cpp and jam.cpp:
-// a launch copy of that kernel kept its guard and was not vectorized (270
-// ms instead of 50). One add at the start of the latch takes the phi's
-// place (it computes what every copy did).
-bool rejoin_increment(llvm::Loop &loop)
-{
-    using namespace llvm::PatternMatch;
-    llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
-    if (!latch || !loop.getLoopPreheader())
-        return false;
-    for (llvm::PHINode &iv : header->phis()) {
-        auto *merged = llvm::dyn_cast<llvm::PHINode>(iv.getIncomingValueForBlock(latch));
-        if (!merged || merged->getParent() != latch || !iv.getType()->isIntegerTy())
-            continue;
-        bool nuw = true, nsw = true, all = merged->getNumIncomingValues() > 0;
-        for (llvm::Value *in : merged->incoming_values()) {
-            auto *add = llvm::dyn_cast<llvm::BinaryOperator>(in);
-            all &= add && match(add, m_c_Add(m_Specific(&iv), m_One()));
-            nuw &= add && add->hasNoUnsignedWrap();
-            nsw &= add && add->hasNoSignedWrap();
-        }
-        if (!all)
-            continue;
-        llvm::IRBuilder<> b(&*latch->getFirstInsertionPt());
-        llvm::Value *next = b.CreateAdd(&iv, llvm::ConstantInt::get(iv.getType(), 1),
-                                        iv.getName() + ".next", nuw, nsw);
-        merged->replaceAllUsesWith(next);
-        merged->eraseFromParent();
-        return true;
-    }
-    return false;
-}
-
 bool narrow_round(llvm::Function &fn, bool clamps_only)
 {
     llvm::DominatorTree tree(fn);
@@ -943,8 +906,6 @@ bool narrow_round(llvm::Function &fn, bool clamps_only)
         // preheader or exit: give it them (keeps the tree and loop info).
         if (loop->isInnermost() && has_mark(loop->getLoopID()) && !loop->isLoopSimplifyForm())
             changed |= llvm::simplifyLoop(loop, &tree, &loops, nullptr, nullptr, nullptr, false);
-        if (loop->isInnermost() && has_mark(loop->getLoopID()))
-            changed |= rejoin_increment(*loop);
         Candidate c;
         if (!match_loop(*loop, tree, clamps_only, c))
             continue;

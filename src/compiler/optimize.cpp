@@ -46,6 +46,7 @@
 #include "compiler/item_order.h"
 #include "compiler/int64_vectors.h"
 #include "compiler/mask_shuffles.h"
+#include "compiler/work_item_offset.h"
 
 namespace
 {
@@ -63,6 +64,26 @@ struct JamPass : llvm::PassInfoMixin<JamPass> {
     {
         return cc_jam_loops(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
                                              : llvm::PreservedAnalyses::all();
+    }
+};
+
+// Work-item loops given back the induction variable GVN hid
+// (work_item_offset.cpp), right before the passes that look for it:
+// narrowing, or divergent.cpp and jam.cpp when narrowing is off. (Added
+// ahead of the full unroll and rows.cpp instead, it left medianFilter5's
+// launch copy unvectorized: checked.)
+struct RejoinIncrementsPass : llvm::PassInfoMixin<RejoinIncrementsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
+    {
+        bool changed = false;
+        for (llvm::Loop *loop : analyses.getResult<llvm::LoopAnalysis>(fn).getLoopsInPreorder())
+            if (cc_is_work_item_loop(llvm::wrap(loop->getLoopID())))
+                changed |= cc_rejoin_increment(*loop);
+        if (!changed)
+            return llvm::PreservedAnalyses::all();
+        llvm::PreservedAnalyses kept; // no block changed
+        kept.preserveSet<llvm::CFGAnalyses>();
+        return kept;
     }
 };
 
@@ -264,11 +285,14 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
                 passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopFullUnrollPass(3)));
                 if (cc_rows_enabled())
                     passes.addPass(RowsPass());
+                passes.addPass(RejoinIncrementsPass());
                 passes.addPass(NarrowPass());
             });
     if (optimize)
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+                if (!cc_narrowing_enabled())
+                    passes.addPass(RejoinIncrementsPass());
                 if (cc_divergent_enabled())
                     passes.addPass(DivergentPass());
                 if (cc_jam_enabled())

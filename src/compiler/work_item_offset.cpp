@@ -4,6 +4,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
 
 #include "compiler/work_item_offset.h"
 
@@ -110,4 +111,33 @@ llvm::Value *cc_sum_of_terms(llvm::IRBuilderBase &b, llvm::Type *type,
         sum = term.subtracted ? b.CreateSub(sum, v) : b.CreateAdd(sum, v);
     }
     return sum;
+}
+
+bool cc_rejoin_increment(llvm::Loop &loop)
+{
+    using namespace llvm::PatternMatch;
+    llvm::BasicBlock *header = loop.getHeader(), *latch = loop.getLoopLatch();
+    if (!latch || !loop.getLoopPreheader())
+        return false;
+    for (llvm::PHINode &iv : header->phis()) {
+        auto *merged = llvm::dyn_cast<llvm::PHINode>(iv.getIncomingValueForBlock(latch));
+        if (!merged || merged->getParent() != latch || !iv.getType()->isIntegerTy())
+            continue;
+        bool nuw = true, nsw = true, all = merged->getNumIncomingValues() > 0;
+        for (llvm::Value *in : merged->incoming_values()) {
+            auto *add = llvm::dyn_cast<llvm::BinaryOperator>(in);
+            all &= add && match(add, m_c_Add(m_Specific(&iv), m_One()));
+            nuw &= add && add->hasNoUnsignedWrap();
+            nsw &= add && add->hasNoSignedWrap();
+        }
+        if (!all)
+            continue;
+        llvm::IRBuilder<> b(&*latch->getFirstInsertionPt());
+        llvm::Value *next = b.CreateAdd(&iv, llvm::ConstantInt::get(iv.getType(), 1),
+                                        iv.getName() + ".next", nuw, nsw);
+        merged->replaceAllUsesWith(next);
+        merged->eraseFromParent();
+        return true;
+    }
+    return false;
 }

@@ -25,6 +25,16 @@ struct cc_counted_loop {
 // Whether loop, in loop-simplify form, is such a loop (then filled in c).
 bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
 
+// GVN's partial-redundancy elimination can leave a loop's increment as a
+// phi, in the latch, of one copy of iv + 1 per path that reaches it (when a
+// guarded path uses iv + 1 itself: OpenCV's medianFilter5 reads the pixel at
+// x + 1). The canonical induction variable is then gone, and with it the
+// counted loop above for narrow.cpp, divergent.cpp and jam.cpp: a launch
+// copy of that kernel kept its guard and was not vectorized (270 ms instead
+// of 50). One add at the start of the latch takes the phi's place (it
+// computes what every copy did); whether the loop changed.
+bool cc_rejoin_increment(llvm::Loop &loop);
+
 // The loop's first F = T - T mod multiple iterations (T = max(N, 1),
 // multiple a power of two) to be run elsewhere: the preheader branches to
 // chunks (whose phis start from it) when F > 0, else to rest, which runs

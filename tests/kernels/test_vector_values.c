@@ -93,8 +93,8 @@ static const char *source =
     /* a 3x3 median through local memory in 16x16 groups, the store
      * guarded, neighbours read at x + 1 and x + 2: the shape of OpenCV's
      * medianFilter3 and 5 (whose x loops GVN left with a phi of copies
-     * of x + 1 as their increment: src/compiler/narrow.cpp,
-     * rejoin_increment; this smaller one does not show it on LLVM 19) */
+     * of x + 1 as their increment: src/compiler/work_item_offset.cpp,
+     * cc_rejoin_increment; this smaller one does not show it on LLVM 19) */
     "#define OP(a, b) { t = a; a = min(a, b); b = max(t, b); }\n"
     "kernel void median3(global const uchar *in, global uchar *out, int w, int h)\n"
     "{\n"

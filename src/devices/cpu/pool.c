@@ -133,12 +133,6 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
         wg(launch->arg_block, &state);
         running_kernel = NULL;
     }
-    /* A launch copy may have streaming stores (src/compiler/launch.c),
-     * which x86 orders only with a fence: before the piece is reported
-     * done. Once a piece, not once a group: a fence waits for the
-     * write-combining buffers, and small groups made that cost what the
-     * streaming saved. */
-    _mm_sfence();
 }
 
 /* Streaming (non-temporal) stores for copies and fills larger than the
@@ -146,7 +140,7 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
  * cached, and a cached store first reads the line it overwrites, a third
  * of a copy's memory traffic. glibc's memcpy streams only within a call
  * past its own threshold, which the pieces here are below. The stores are
- * ordered by an sfence at the piece's end, before the worker reports it. */
+ * ordered by run_piece's fence. */
 static void stream_copy(char *dst, const char *src, size_t size)
 {
     size_t head = -(uintptr_t)dst & 63;
@@ -165,7 +159,6 @@ static void stream_copy(char *dst, const char *src, size_t size)
         _mm_stream_si128(to + 3, d);
     }
     memcpy(dst + done, src + done, size - done);
-    _mm_sfence();
 }
 
 /* The pattern (of a size that divides 128) over `size` bytes from dst,
@@ -190,7 +183,6 @@ static void stream_fill(char *dst, size_t size, const unsigned char *pattern, si
             _mm_stream_si128((__m128i *)(dst + done) + k, v[k]);
     for (size_t i = done; i < size; i++)
         dst[i] = (char)pattern[i % pattern_size];
-    _mm_sfence();
 }
 
 static void run_copy_piece(struct cpu_job *job, size_t piece)
@@ -268,6 +260,12 @@ static void run_piece(struct cpu_job *job, size_t piece, struct worker *worker)
     case CPU_JOB_FILL: run_fill_piece(job, piece); break;
     case CPU_JOB_CALL: job->u.call.fn(job->u.call.arg); break;
     }
+    /* Streaming stores (a launch copy's, src/compiler/launch.c; a large
+     * copy's or fill's, above) are ordered on x86 only by a fence: before
+     * the piece is reported done. Once a piece, not once a work-group: a
+     * fence waits for the write-combining buffers, and small groups made
+     * that cost what the streaming saved. */
+    _mm_sfence();
 }
 
 /* Takes a reference on the first job of the list (highest priority, then
