@@ -7,6 +7,7 @@
  * on the workers (CPU_JOB_COPY, CPU_JOB_FILL).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api/api.h"
 #include "runtime/image_format.h"
@@ -27,25 +28,64 @@ static size_t element_size(cl_mem image)
     return (size_t)image->image.element_size;
 }
 
-/* 5.3.3: origin and region within the image, with the dimensions the type
- * does not have at 0 and 1. */
-static cl_int check_box(cl_mem image, const size_t *origin, const size_t *region)
+/* Where a command's origin falls: the level it names (the image itself
+ * without mipmaps) and the origin in that level's box. */
+struct place {
+    const struct cc_image *level;
+    size_t origin[3];
+};
+
+/* cl_khr_mipmap_image: in a mipmapped image the origin names the level
+ * too, "origin[1]" of a 1D image, "origin[2]" of a 1D image array or a
+ * 2D image, "origin[3]" of a 2D image array or a 3D image; "If the mip
+ * level specified is not a valid value, these functions return the error
+ * CL_INVALID_MIP_LEVEL". */
+static cl_int find_level(cl_mem image, const size_t *origin, struct place *place)
+{
+    place->level = &image->image;
+    memcpy(place->origin, origin, sizeof place->origin);
+    cl_uint levels = image->desc.num_mip_levels;
+    if (levels <= 1)
+        return CL_SUCCESS;
+    int at;
+    switch (image->type) {
+    case CL_MEM_OBJECT_IMAGE1D: at = 1; break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE2D: at = 2; break;
+    default: at = 3; break; /* 2D arrays and 3D images */
+    }
+    size_t level = origin[at];
+    if (level >= levels)
+        return CL_INVALID_MIP_LEVEL;
+    place->level = &image->image.levels[level];
+    if (at < 3)
+        place->origin[at] = 0;
+    return CL_SUCCESS;
+}
+
+/* 5.3.3: origin and region within the image (or the level the origin
+ * names), with the dimensions the type does not have at 0 and 1. */
+static cl_int check_box(cl_mem image, const size_t *origin, const size_t *region,
+                        struct place *place)
 {
     if (!origin || !region || !region[0] || !region[1] || !region[2])
         return CL_INVALID_VALUE;
-    const struct cc_image *im = &image->image;
+    cl_int err = find_level(image, origin, place);
+    if (err)
+        return err;
+    const struct cc_image *im = place->level;
     const size_t size[3] = {(size_t)im->width, (size_t)im->height, (size_t)im->depth};
     for (int d = 0; d < 3; d++)
-        if (origin[d] > size[d] || region[d] > size[d] - origin[d])
+        if (place->origin[d] > size[d] || region[d] > size[d] - place->origin[d])
             return CL_INVALID_VALUE;
     return CL_SUCCESS;
 }
 
-static char *box_address(cl_mem image, const size_t *origin)
+static char *box_address(const struct place *place)
 {
-    const struct cc_image *im = &image->image;
-    return image->storage + origin[2] * im->slice_pitch + origin[1] * im->row_pitch +
-           origin[0] * element_size(image);
+    const struct cc_image *im = place->level;
+    return (char *)im->data + place->origin[2] * im->slice_pitch +
+           place->origin[1] * im->row_pitch + place->origin[0] * (size_t)im->element_size;
 }
 
 /* The host's pitches in box terms: bytes between the region's rows and
@@ -92,7 +132,8 @@ static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
     if (err)
         return err;
     size_t row, slice;
-    if ((err = check_box(image, origin, region)))
+    struct place place;
+    if ((err = check_box(image, origin, region, &place)))
         return err;
     if (!ptr || (err = host_pitches(image, region, row_pitch, slice_pitch, &row, &slice)))
         return CL_INVALID_VALUE;
@@ -102,8 +143,8 @@ static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
                                      : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
     if ((image->flags & forbidden) || (!is_read && api_mem_immutable(image)))
         return CL_INVALID_OPERATION;
-    const struct cc_image *im = &image->image;
-    char *pixels = box_address(image, origin);
+    const struct cc_image *im = place.level;
+    char *pixels = box_address(&place);
     size_t bytes = region[0] * element_size(image);
     struct rt_command *command =
         is_read ? api_new_box_copy(queue, CL_COMMAND_READ_IMAGE, ptr, row, slice, pixels,
@@ -156,18 +197,20 @@ cl_int api_build_copy_image(cl_command_queue queue, cl_mem src, cl_mem dst,
     if (src->format.image_channel_order != dst->format.image_channel_order ||
         src->format.image_channel_data_type != dst->format.image_channel_data_type)
         return CL_IMAGE_FORMAT_MISMATCH;
-    if ((err = check_box(src, src_origin, region)) || (err = check_box(dst, dst_origin, region)))
+    struct place from, to;
+    if ((err = check_box(src, src_origin, region, &from)) ||
+        (err = check_box(dst, dst_origin, region, &to)))
         return err;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     if (api_mem_immutable(dst))
         return CL_INVALID_OPERATION;
-    if (src->storage == dst->storage && boxes_meet(src_origin, dst_origin, region))
+    if (from.level->data == to.level->data && boxes_meet(from.origin, to.origin, region))
         return CL_MEM_COPY_OVERLAP;
     struct rt_command *command = api_new_box_copy(
-        queue, CL_COMMAND_COPY_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
-        dst->image.slice_pitch, box_address(src, src_origin), src->image.row_pitch,
-        src->image.slice_pitch, region[0] * element_size(src), region[1], region[2]);
+        queue, CL_COMMAND_COPY_IMAGE, box_address(&to), to.level->row_pitch, to.level->slice_pitch,
+        box_address(&from), from.level->row_pitch, from.level->slice_pitch,
+        region[0] * element_size(src), region[1], region[2]);
     return api_copy_command(command, src, dst, out);
 }
 
@@ -185,7 +228,8 @@ clEnqueueCopyImage(cl_command_queue queue, cl_mem src, cl_mem dst, const size_t 
 /* The checks of a copy between an image and a buffer: the buffer holds
  * the region tightly packed from `offset`. */
 static cl_int check_image_buffer(cl_command_queue queue, cl_mem image, cl_mem buffer,
-                                 const size_t *origin, const size_t *region, size_t offset)
+                                 const size_t *origin, const size_t *region, size_t offset,
+                                 struct place *place)
 {
     cl_int err = check_queue_image(queue, image);
     if (err)
@@ -194,7 +238,7 @@ static cl_int check_image_buffer(cl_command_queue queue, cl_mem image, cl_mem bu
         return CL_INVALID_MEM_OBJECT;
     if (buffer->context != queue->context)
         return CL_INVALID_CONTEXT;
-    if ((err = check_box(image, origin, region)))
+    if ((err = check_box(image, origin, region, place)))
         return err;
     size_t bytes = region[0] * region[1] * region[2] * element_size(image);
     if (offset > buffer->size || bytes > buffer->size - offset)
@@ -207,15 +251,17 @@ cl_int api_build_copy_image_to_buffer(cl_command_queue queue, cl_mem src, cl_mem
                                       size_t dst_offset, cl_uint num_events,
                                       const cl_event *wait_list, struct rt_command **out)
 {
-    cl_int err = check_image_buffer(queue, src, dst, src_origin, region, dst_offset);
+    struct place from;
+    cl_int err = check_image_buffer(queue, src, dst, src_origin, region, dst_offset, &from);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     if (api_mem_immutable(dst))
         return CL_INVALID_OPERATION;
     size_t row = region[0] * element_size(src);
-    struct rt_command *command = api_new_box_copy(
-        queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row, row * region[1],
-        box_address(src, src_origin), src->image.row_pitch, src->image.slice_pitch, row, region[1], region[2]);
+    struct rt_command *command =
+        api_new_box_copy(queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, dst->storage + dst_offset, row,
+                         row * region[1], box_address(&from), from.level->row_pitch,
+                         from.level->slice_pitch, row, region[1], region[2]);
     return api_copy_command(command, src, dst, out);
 }
 
@@ -234,15 +280,17 @@ cl_int api_build_copy_buffer_to_image(cl_command_queue queue, cl_mem src, cl_mem
                                       const size_t *region, cl_uint num_events,
                                       const cl_event *wait_list, struct rt_command **out)
 {
-    cl_int err = check_image_buffer(queue, dst, src, dst_origin, region, src_offset);
+    struct place to;
+    cl_int err = check_image_buffer(queue, dst, src, dst_origin, region, src_offset, &to);
     if (err || (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     if (api_mem_immutable(dst))
         return CL_INVALID_OPERATION;
     size_t row = region[0] * element_size(dst);
-    struct rt_command *command = api_new_box_copy(
-        queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(dst, dst_origin), dst->image.row_pitch,
-        dst->image.slice_pitch, src->storage + src_offset, row, row * region[1], row, region[1], region[2]);
+    struct rt_command *command =
+        api_new_box_copy(queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, box_address(&to),
+                         to.level->row_pitch, to.level->slice_pitch, src->storage + src_offset, row,
+                         row * region[1], row, region[1], region[2]);
     return api_copy_command(command, src, dst, out);
 }
 
@@ -267,7 +315,8 @@ cl_int api_build_fill_image(cl_command_queue queue, cl_mem image, const void *fi
         return err;
     if (!fill_color)
         return CL_INVALID_VALUE;
-    if ((err = check_box(image, origin, region)) ||
+    struct place place;
+    if ((err = check_box(image, origin, region, &place)) ||
         (err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     if (api_mem_immutable(image))
@@ -278,10 +327,13 @@ cl_int api_build_fill_image(cl_command_queue queue, cl_mem image, const void *fi
     struct cpu_fill *fill = &command->job.u.fill;
     command->has_job = true;
     command->job.kind = CPU_JOB_FILL;
-    *fill = (struct cpu_fill){
-        .dst = box_address(image, origin), .size = region[0] * element_size(image),
-        .pattern_size = element_size(image), .rows = region[1], .slices = region[2],
-        .row_pitch = image->image.row_pitch, .slice_pitch = image->image.slice_pitch};
+    *fill = (struct cpu_fill){.dst = box_address(&place),
+                              .size = region[0] * element_size(image),
+                              .pattern_size = element_size(image),
+                              .rows = region[1],
+                              .slices = region[2],
+                              .row_pitch = place.level->row_pitch,
+                              .slice_pitch = place.level->slice_pitch};
     rt_image_pack_color(&image->format, fill_color, fill->pattern);
     rt_command_use_mem(command, image);
     *out = command;
@@ -310,8 +362,9 @@ clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map
     bool needs_slice = !err && (image->type == CL_MEM_OBJECT_IMAGE3D ||
                                 image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
                                 image->type == CL_MEM_OBJECT_IMAGE2D_ARRAY);
+    struct place place;
     if (!err)
-        err = check_box(image, origin, region);
+        err = check_box(image, origin, region, &place);
     if (!err && !api_valid_map_flags(flags))
         err = CL_INVALID_VALUE;
     /* an access the image forbids comes before the pitches (the CTS's
@@ -324,10 +377,14 @@ clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map
         err = api_check_wait_list(queue->context, num_events, wait_list);
     if (err)
         goto fail;
-    char *pointer = box_address(image, origin);
-    *row_pitch = image->desc.image_row_pitch;
+    char *pointer = box_address(&place);
+    bool mipmapped = image->desc.num_mip_levels > 1;
+    *row_pitch = mipmapped ? place.level->row_pitch : image->desc.image_row_pitch;
     if (slice_pitch)
-        *slice_pitch = needs_slice ? image->desc.image_slice_pitch : 0;
+        *slice_pitch = !needs_slice                                 ? 0
+                       : !mipmapped                                 ? image->desc.image_slice_pitch
+                       : image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? place.level->row_pitch
+                                                                    : place.level->slice_pitch;
     err = api_enqueue_map(queue, image, CL_COMMAND_MAP_IMAGE, pointer, blocking, num_events,
                           wait_list, event);
     api_set_error(errcode_ret, err);

@@ -114,8 +114,8 @@ static void launch_facts(cl_kernel kernel, cl_device_id device, const size_t *lo
                    arg->size < sizeof bits ? arg->size : sizeof bits);
             if (first_sampler) {
                 facts->samplers_alike = 1;
-                facts->sampler_bits = (uint32_t)bits;
-            } else if ((uint32_t)bits != facts->sampler_bits) {
+                facts->sampler_bits = (uint32_t)(bits & CC_SAMPLER_BITS_MASK);
+            } else if ((uint32_t)(bits & CC_SAMPLER_BITS_MASK) != facts->sampler_bits) {
                 facts->samplers_alike = 0;
             }
             first_sampler = false;

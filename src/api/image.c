@@ -108,6 +108,26 @@ static cl_int pitches(const cl_image_desc *d, size_t element_size, bool given, s
     return CL_SUCCESS;
 }
 
+/* cl_khr_mipmap_image: level `level` of a mipmapped image, "half the size
+ * of the previous level ... rounded down", at least 1, its layers as many
+ * as level 0's, its pixels tightly packed after the previous level's.
+ * The data pointer is level 0's; describe_levels adds the offsets. */
+static struct cc_image level_shape(cl_mem mem, cl_uint level)
+{
+    struct cc_image shape = mem->image;
+    int type = shape.type;
+    shape.width = shape.width >> level ? shape.width >> level : 1;
+    if (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+        type == CL_MEM_OBJECT_IMAGE3D)
+        shape.height = shape.height >> level ? shape.height >> level : 1;
+    if (type == CL_MEM_OBJECT_IMAGE3D)
+        shape.depth = shape.depth >> level ? shape.depth >> level : 1;
+    size_t row = (size_t)shape.width * (size_t)shape.element_size;
+    shape.row_pitch = row; /* a 1D array's layers are the box's rows */
+    shape.slice_pitch = row * (size_t)shape.height;
+    return shape;
+}
+
 /* Fills mem->image, the box kernels and host commands address. */
 static void describe(cl_mem mem, size_t element_size)
 {
@@ -133,7 +153,56 @@ static void describe(cl_mem mem, size_t element_size)
     im->channel_data_type = (int)mem->format.image_channel_data_type;
     im->element_size = (int)element_size;
     im->type = (int)d->image_type;
+    im->num_mip_levels = (int)d->num_mip_levels;
+    im->levels = NULL;
     mem->size = im->slice_pitch * box[2];
+    for (cl_uint level = 1; level < d->num_mip_levels; level++) {
+        struct cc_image shrunk = level_shape(mem, level);
+        mem->size += shrunk.slice_pitch * (size_t)shrunk.depth;
+    }
+}
+
+/* The descriptors of a mipmapped image's levels (image.h), which kernels
+ * reach through mem->image.levels; false when memory is short. */
+static bool describe_levels(cl_mem mem)
+{
+    cl_uint count = mem->desc.num_mip_levels;
+    struct cc_image *levels = malloc(count * sizeof *levels);
+    if (!levels)
+        return false;
+    size_t offset = 0;
+    for (cl_uint level = 0; level < count; level++) {
+        levels[level] = level_shape(mem, level);
+        levels[level].data += offset;
+        levels[level].levels = levels;
+        offset += levels[level].slice_pitch * (size_t)levels[level].depth;
+    }
+    mem->image.levels = levels;
+    return true;
+}
+
+/* cl_khr_mipmap_image: at most as many levels as halving the largest
+ * dimension takes to reach 1 (not counting layers); not for 1D buffer
+ * images, images over other objects or the application's memory ("The
+ * host_ptr argument to clCreateImage must be a NULL value"). 0 and 1 are
+ * images without mipmaps. */
+static cl_int check_mip_levels(const cl_image_desc *d, cl_mem_flags flags, const void *host_ptr)
+{
+    if (d->num_mip_levels <= 1)
+        return CL_SUCCESS;
+    size_t largest = d->image_width;
+    if (d->image_type == CL_MEM_OBJECT_IMAGE2D || d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+        d->image_type == CL_MEM_OBJECT_IMAGE3D)
+        largest = largest > d->image_height ? largest : d->image_height;
+    if (d->image_type == CL_MEM_OBJECT_IMAGE3D)
+        largest = largest > d->image_depth ? largest : d->image_depth;
+    cl_uint most = 1;
+    while (largest >> most)
+        most++;
+    if (d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER || d->mem_object || host_ptr ||
+        (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) || d->num_mip_levels > most)
+        return CL_INVALID_IMAGE_DESCRIPTOR;
+    return CL_SUCCESS;
 }
 
 /* Copies the application's pixels (with its pitches) into tightly packed
@@ -176,7 +245,8 @@ static cl_int check_parent(cl_context context, const cl_image_format *format,
     }
     /* 5.3.1 (2.0): a 2D image from a 2D image shares its pixels; the
      * channel order may differ, the data type and sizes may not. */
-    if (d->image_type != CL_MEM_OBJECT_IMAGE2D || parent->type != CL_MEM_OBJECT_IMAGE2D)
+    if (d->image_type != CL_MEM_OBJECT_IMAGE2D || parent->type != CL_MEM_OBJECT_IMAGE2D ||
+        parent->desc.num_mip_levels > 1)
         return CL_INVALID_IMAGE_DESCRIPTOR;
     if (parent->desc.image_width != d->image_width ||
         parent->desc.image_height != d->image_height ||
@@ -211,12 +281,14 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
         goto fail;
     }
-    if (!desc || !is_image_type(desc->image_type) || desc->num_mip_levels || desc->num_samples) {
+    if (!desc || !is_image_type(desc->image_type) || desc->num_samples) {
         err = CL_INVALID_IMAGE_DESCRIPTOR;
         goto fail;
     }
     cl_image_desc d = *desc;
     cl_mem parent = d.mem_object;
+    if ((err = check_mip_levels(&d, flags, host_ptr)))
+        goto fail;
     /* 5.3.1: without host memory (or a buffer to give rows) the pitches
      * must be 0. */
     bool rows_given = host_ptr || (parent && api_valid_mem(parent) &&
@@ -311,6 +383,10 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         }
         mem->internal_flags |= RT_MEM_OWNS_STORAGE;
         mem->image.data = (unsigned char *)mem->storage;
+        if (d.num_mip_levels > 1 && !describe_levels(mem)) {
+            err = CL_OUT_OF_HOST_MEMORY;
+            goto fail_release;
+        }
         if (flags & CL_MEM_COPY_HOST_PTR)
             copy_in(mem, host_ptr, row_pitch, layer_pitch);
     }
@@ -412,7 +488,7 @@ clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
                             : NULL;
         return API_INFO(buffer);
     }
-    case CL_IMAGE_NUM_MIP_LEVELS:
+    case CL_IMAGE_NUM_MIP_LEVELS: return API_INFO(d->num_mip_levels);
     case CL_IMAGE_NUM_SAMPLES: return API_INFO(zero);
     default: return CL_INVALID_VALUE;
     }

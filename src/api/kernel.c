@@ -168,9 +168,9 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
             return CL_INVALID_ARG_SIZE;
         if (!arg_value || !api_valid_sampler(*(const cl_sampler *)arg_value))
             return CL_INVALID_SAMPLER;
-        /* the kernel's sampler_t holds the bits (builtins/image.h) */
-        uintptr_t bits = (*(const cl_sampler *)arg_value)->bits;
-        memcpy(kernel->arg_block + arg->offset, &bits, sizeof bits);
+        /* the kernel's sampler_t holds the sampler's value (builtins/image.h) */
+        uint64_t value = (*(const cl_sampler *)arg_value)->value;
+        memcpy(kernel->arg_block + arg->offset, &value, sizeof value);
         break;
     }
     case CC_ARG_PIPE: {

@@ -24,7 +24,8 @@
 typedef const global struct cc_image *image_desc;
 
 #define DESC(image) __builtin_astype(image, const global struct cc_image *)
-#define BITS(sampler) __cpucl_sampler_bits((uint)__builtin_astype(sampler, ulong))
+#define BITS(sampler)                                                                          \
+    __cpucl_sampler_bits((uint)__builtin_astype(sampler, ulong) & CC_SAMPLER_BITS_MASK)
 
 /* The format fields and the sampler are read through these hooks, which
  * the compiler replaces before optimising (src/compiler/launch.c): by
@@ -678,6 +679,216 @@ DEPTH_ACCESS(read_write)
 DEPTH_WRITES(write_only)
 DEPTH_WRITES(read_write)
 
+/* --- mipmaps (cl_khr_mipmap_image, cl_khr_mipmap_image_writes) ---
+ *
+ * The reads above use level 0 of a mipmapped image (the extension: "read
+ * from and write to mip-level 0"). A read with a level of detail clamps it
+ * to the sampler's CL_SAMPLER_LOD_MIN_KHR and CL_SAMPLER_LOD_MAX_KHR and to
+ * the image's last level (the extension: "clamped to the minimum of
+ * (actual number of mip-levels - 1) in the image or value specified for
+ * CL_SAMPLER_LOD_MAX"), then picks levels as the OpenGL 3.0 specification
+ * (3.9.7, 3.9.8) does, to which the extension refers: a level of detail of
+ * 0 or less reads level 0; a nearest mip filter reads level
+ * ceil(lod + 0.5) - 1 (level 0 up to 0.5); a linear one blends levels
+ * floor(lod) and floor(lod) + 1 by lod's fraction. read_imagei and
+ * read_imageui, which cannot blend, read the nearest level. */
+
+static image_desc mip_level(image_desc im, int level)
+{
+    return level > 0 ? im->levels + level : im;
+}
+
+static int last_level(image_desc im)
+{
+    return max(im->num_mip_levels, 1) - 1;
+}
+
+/* The sampler's range of levels of detail (image.h). */
+static float lod_min(sampler_t sampler)
+{
+    ulong raw = __builtin_astype(sampler, ulong);
+    return (float)((raw >> 16) & CC_SAMPLER_LOD_CODES) * CC_SAMPLER_LOD_UNIT;
+}
+
+static float lod_max(sampler_t sampler)
+{
+    ulong raw = __builtin_astype(sampler, ulong);
+    return (float)(CC_SAMPLER_LOD_CODES - (uint)(raw >> 40)) * CC_SAMPLER_LOD_UNIT;
+}
+
+/* The clamped level of detail; a NaN is the sampler's least (fmax drops
+ * it). */
+static float clamp_lod(image_desc im, sampler_t sampler, float lod)
+{
+    float top = fmin(lod_max(sampler), (float)last_level(im));
+    return fmax(fmin(fmax(lod, lod_min(sampler)), top), 0.0f);
+}
+
+static int nearest_level(float lod)
+{
+    return lod <= 0.5f ? 0 : (int)ceil(lod + 0.5f) - 1;
+}
+
+static float4 mip_sample_f(image_desc im, sampler_t sampler, float4 coord, float lod, int dims,
+                           bool is_array)
+{
+    uint bits = BITS(sampler);
+    float l = clamp_lod(im, sampler, lod);
+    if (!(bits & CC_SAMPLER_MIP_LINEAR))
+        return sample_f(mip_level(im, nearest_level(l)), bits, coord, dims, is_array);
+    int low = (int)floor(l);
+    float a = l - (float)low;
+    float4 v = sample_f(mip_level(im, low), bits, coord, dims, is_array);
+    if (a == 0.0f)
+        return v;
+    float4 w = sample_f(mip_level(im, low + 1), bits, coord, dims, is_array);
+    return (1.0f - a) * v + a * w;
+}
+
+static uint4 mip_sample_bits(image_desc im, sampler_t sampler, float4 coord, float lod, int dims,
+                             bool is_array)
+{
+    int level = nearest_level(clamp_lod(im, sampler, lod));
+    return sample_bits(mip_level(im, level), BITS(sampler), coord, dims, is_array);
+}
+
+/* OpenGL 3.0 3.9.7: the level of detail of a footprint whose sides are
+ * the gradients, log2 of the longer side measured in level 0's pixels
+ * (in pixels already when the coordinates are not normalized). */
+static float gradient_lod(image_desc im, sampler_t sampler, float4 gx, float4 gy, int dims)
+{
+    float4 size = (float4)(1.0f);
+    if (BITS(sampler) & CC_SAMPLER_NORMALIZED)
+        size = (float4)(__cpucl_image_width(im), __cpucl_image_height(im),
+                        __cpucl_image_depth(im), 0.0f);
+    float4 keep = (float4)(1.0f, dims > 1 ? 1.0f : 0.0f, dims > 2 ? 1.0f : 0.0f, 0.0f);
+    float4 x = gx * size * keep, y = gy * size * keep;
+    return log2(fmax(length(x), length(y)));
+}
+
+#define MIP_TYPES(M)                                                                          \
+    M(image1d_t, 1, false, float, 1, float, 1)                                                \
+    M(image1d_array_t, 1, true, float2, 2, float, 1)                                          \
+    M(image2d_t, 2, false, float2, 2, float2, 2)                                              \
+    M(image2d_array_t, 2, true, float4, 4, float2, 2)                                         \
+    M(image3d_t, 3, false, float4, 4, float4, 4)
+
+#define MIP_READS(ACCESS, IMG, DIMS, ARR, FC, W, G, GW)                                       \
+    OVL float4 read_imagef(ACCESS IMG image, sampler_t sampler, FC coord, float lod)          \
+    {                                                                                         \
+        return mip_sample_f(DESC(image), sampler, TO4F_##W(coord), lod, DIMS, ARR);          \
+    }                                                                                         \
+    OVL int4 read_imagei(ACCESS IMG image, sampler_t sampler, FC coord, float lod)            \
+    {                                                                                         \
+        return as_int4(mip_sample_bits(DESC(image), sampler, TO4F_##W(coord), lod, DIMS, ARR)); \
+    }                                                                                         \
+    OVL uint4 read_imageui(ACCESS IMG image, sampler_t sampler, FC coord, float lod)          \
+    {                                                                                         \
+        return mip_sample_bits(DESC(image), sampler, TO4F_##W(coord), lod, DIMS, ARR);       \
+    }                                                                                         \
+    OVL float4 read_imagef(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)         \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        float lod = gradient_lod(im, sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);            \
+        return mip_sample_f(im, sampler, TO4F_##W(coord), lod, DIMS, ARR);                   \
+    }                                                                                         \
+    OVL int4 read_imagei(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)           \
+    {                                                                                         \
+        return as_int4(read_imageui(image, sampler, coord, gx, gy));                          \
+    }                                                                                         \
+    OVL uint4 read_imageui(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)         \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        float lod = gradient_lod(im, sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);            \
+        return mip_sample_bits(im, sampler, TO4F_##W(coord), lod, DIMS, ARR);                \
+    }
+#define MIP_READS_RO(...) MIP_READS(read_only, __VA_ARGS__)
+#define MIP_READS_RW(...) MIP_READS(read_write, __VA_ARGS__)
+MIP_TYPES(MIP_READS_RO)
+MIP_TYPES(MIP_READS_RW)
+
+#define MIP_DEPTH_READS(ACCESS)                                                               \
+    OVL float read_imagef(ACCESS image2d_depth_t image, sampler_t sampler, float2 coord,      \
+                          float lod)                                                          \
+    {                                                                                         \
+        return mip_sample_f(DESC(image), sampler, TO4F_2(coord), lod, 2, false).x;           \
+    }                                                                                         \
+    OVL float read_imagef(ACCESS image2d_array_depth_t image, sampler_t sampler, float4 coord, \
+                          float lod)                                                          \
+    {                                                                                         \
+        return mip_sample_f(DESC(image), sampler, coord, lod, 2, true).x;                    \
+    }                                                                                         \
+    OVL float read_imagef(ACCESS image2d_depth_t image, sampler_t sampler, float2 coord,      \
+                          float2 gx, float2 gy)                                               \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        float lod = gradient_lod(im, sampler, TO4F_2(gx), TO4F_2(gy), 2);                     \
+        return mip_sample_f(im, sampler, TO4F_2(coord), lod, 2, false).x;                    \
+    }                                                                                         \
+    OVL float read_imagef(ACCESS image2d_array_depth_t image, sampler_t sampler, float4 coord, \
+                          float2 gx, float2 gy)                                               \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        float lod = gradient_lod(im, sampler, TO4F_2(gx), TO4F_2(gy), 2);                     \
+        return mip_sample_f(im, sampler, coord, lod, 2, true).x;                             \
+    }
+MIP_DEPTH_READS(read_only)
+MIP_DEPTH_READS(read_write)
+
+/* Writes to a level: a level past the image's last, like a pixel outside
+ * the level, writes nothing (the extension leaves both undefined). */
+static image_desc written_level(image_desc im, int lod)
+{
+    return (uint)lod <= (uint)last_level(im) ? mip_level(im, lod) : NULL;
+}
+
+#define MIP_WRITES(ACCESS, IMG, DIMS, ARR, IC, W)                                             \
+    OVL void write_imagef(ACCESS IMG image, IC coord, int lod, float4 color)                  \
+    {                                                                                         \
+        image_desc im = written_level(DESC(image), lod);                                      \
+        int4 i = TO4_##W(coord);                                                              \
+        if (im)                                                                               \
+            store_f(im, i.x, i.y, i.z, color);                                                \
+    }                                                                                         \
+    OVL void write_imagei(ACCESS IMG image, IC coord, int lod, int4 color)                    \
+    {                                                                                         \
+        image_desc im = written_level(DESC(image), lod);                                      \
+        int4 i = TO4_##W(coord);                                                              \
+        if (im)                                                                               \
+            store_i(im, i.x, i.y, i.z, color);                                                \
+    }                                                                                         \
+    OVL void write_imageui(ACCESS IMG image, IC coord, int lod, uint4 color)                  \
+    {                                                                                         \
+        image_desc im = written_level(DESC(image), lod);                                      \
+        int4 i = TO4_##W(coord);                                                              \
+        if (im)                                                                               \
+            store_u(im, i.x, i.y, i.z, color);                                                \
+    }
+#define MIP_WRITE_TYPES(M, ACCESS)                                                            \
+    M(ACCESS, image1d_t, 1, false, int, 1)                                                    \
+    M(ACCESS, image1d_array_t, 1, true, int2, 2)                                              \
+    M(ACCESS, image2d_t, 2, false, int2, 2)                                                   \
+    M(ACCESS, image2d_array_t, 2, true, int4, 4)                                              \
+    M(ACCESS, image3d_t, 3, false, int4, 4)
+MIP_WRITE_TYPES(MIP_WRITES, write_only)
+MIP_WRITE_TYPES(MIP_WRITES, read_write)
+
+#define MIP_DEPTH_WRITES(ACCESS)                                                              \
+    OVL void write_imagef(ACCESS image2d_depth_t image, int2 coord, int lod, float depth)     \
+    {                                                                                         \
+        image_desc im = written_level(DESC(image), lod);                                      \
+        if (im)                                                                               \
+            store_f(im, coord.x, coord.y, 0, (float4)(depth, 0.0f, 0.0f, 1.0f));              \
+    }                                                                                         \
+    OVL void write_imagef(ACCESS image2d_array_depth_t image, int4 coord, int lod, float depth) \
+    {                                                                                         \
+        image_desc im = written_level(DESC(image), lod);                                      \
+        if (im)                                                                               \
+            store_f(im, coord.x, coord.y, coord.z, (float4)(depth, 0.0f, 0.0f, 1.0f));        \
+    }
+MIP_DEPTH_WRITES(write_only)
+MIP_DEPTH_WRITES(read_write)
+
 /* --- queries (6.13.14.5), for every access qualifier --- */
 
 #define QUERIES_ALL(ACCESS, IMG)                                                              \
@@ -687,6 +898,8 @@ DEPTH_WRITES(read_write)
         return __cpucl_image_type(DESC(image));                                                \
     }                                                                                         \
     OVL int get_image_channel_order(ACCESS IMG image) { return __cpucl_image_order(DESC(image)); }
+#define QUERY_MIP_LEVELS(ACCESS, IMG)                                                         \
+    OVL int get_image_num_mip_levels(ACCESS IMG image) { return DESC(image)->num_mip_levels; }
 #define QUERY_HEIGHT(ACCESS, IMG)                                                             \
     OVL int get_image_height(ACCESS IMG image) { return DESC(image)->height; }
 #define QUERY_DIM2(ACCESS, IMG)                                                               \
@@ -719,6 +932,13 @@ DEPTH_WRITES(read_write)
     QUERY_LAYERS(ACCESS, image1d_array_t)                                                     \
     QUERY_LAYERS(ACCESS, image2d_array_t)                                                     \
     QUERY_LAYERS(ACCESS, image2d_array_depth_t)                                               \
+    QUERY_MIP_LEVELS(ACCESS, image1d_t)                                                       \
+    QUERY_MIP_LEVELS(ACCESS, image1d_array_t)                                                 \
+    QUERY_MIP_LEVELS(ACCESS, image2d_t)                                                       \
+    QUERY_MIP_LEVELS(ACCESS, image2d_array_t)                                                 \
+    QUERY_MIP_LEVELS(ACCESS, image3d_t)                                                       \
+    QUERY_MIP_LEVELS(ACCESS, image2d_depth_t)                                                 \
+    QUERY_MIP_LEVELS(ACCESS, image2d_array_depth_t)                                           \
     OVL int get_image_depth(ACCESS image3d_t image) { return DESC(image)->depth; }            \
     OVL int4 get_image_dim(ACCESS image3d_t image)                                            \
     {                                                                                         \

@@ -8,10 +8,17 @@
  * image array its layers as slices (z), so the host commands, whose
  * origins name the layer in the same place, use the same box.
  *
- * A sampler argument is no pointer: its value is the sampler's bits
- * (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*), which is also
- * what __translate_sampler_initializer turns a program's sampler constant
- * into.
+ * A mipmapped image (cl_khr_mipmap_image) has num_mip_levels > 1 and
+ * `levels`, one descriptor a level (levels[0] is the image itself), each
+ * level's pixels tightly packed after the previous level's.
+ *
+ * A sampler argument is no pointer: its value's low 16 bits are the
+ * sampler's bits (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*,
+ * and CC_SAMPLER_MIP_LINEAR), which is also what
+ * __translate_sampler_initializer turns a program's sampler constant into;
+ * bits 16-39 hold CL_SAMPLER_LOD_MIN_KHR and bits 40-63 the distance of
+ * CL_SAMPLER_LOD_MAX_KHR below CC_SAMPLER_LOD_CODES, both in units of
+ * CC_SAMPLER_LOD_UNIT levels, so that the defaults (0 and MAXFLOAT) are 0.
  */
 #ifndef CPUCL_BUILTINS_IMAGE_H
 #define CPUCL_BUILTINS_IMAGE_H
@@ -19,9 +26,11 @@
 #ifdef __OPENCL_C_VERSION__
 #define CC_IMAGE_DATA global uchar *
 #define CC_IMAGE_SIZE ulong
+#define CC_IMAGE_LEVELS const global struct cc_image *
 #else
 #define CC_IMAGE_DATA unsigned char *
 #define CC_IMAGE_SIZE unsigned long
+#define CC_IMAGE_LEVELS const struct cc_image *
 #endif
 
 struct cc_image {
@@ -34,11 +43,19 @@ struct cc_image {
     int channel_data_type;     /* CL_UNORM_INT8 ... */
     int element_size;          /* bytes a pixel */
     int type;                  /* CL_MEM_OBJECT_IMAGE2D ... */
+    int num_mip_levels;        /* as the application gave it: 0 or 1 without mipmaps */
+    CC_IMAGE_LEVELS levels;    /* num_mip_levels > 1: a descriptor a level, else NULL */
 };
 
 /* Sampler bits (OpenCL C 6.13.14.1, the values of opencl-c-base.h). */
 #define CC_SAMPLER_NORMALIZED 0x1
 #define CC_SAMPLER_ADDRESS_MASK 0xe
 #define CC_SAMPLER_FILTER_LINEAR 0x20
+#define CC_SAMPLER_MIP_LINEAR 0x100 /* CL_SAMPLER_MIP_FILTER_MODE_KHR linear */
+#define CC_SAMPLER_BITS_MASK 0xffff
+/* Levels of detail of a sampler value: 24-bit fixed point with 19
+ * fraction bits, [0, 32) levels (an image has at most 15). */
+#define CC_SAMPLER_LOD_UNIT (1.0f / 524288.0f)
+#define CC_SAMPLER_LOD_CODES 0xffffff
 
 #endif

@@ -87,6 +87,7 @@ static void destroy_mem(cl_mem mem)
     }
     if (mem->internal_flags & RT_MEM_OWNS_STORAGE)
         rt_free_storage(mem->storage);
+    free((void *)mem->image.levels); /* a mipmapped image's (api/image.c) */
     if (mem->parent)
         rt_object_unhold(RT_OBJ(mem->parent));
     free(mem->properties);

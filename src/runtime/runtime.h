@@ -135,7 +135,9 @@ struct _cl_sampler {
     cl_bool normalized_coords;
     cl_addressing_mode addressing_mode;
     cl_filter_mode filter_mode;
-    cl_uint bits;                        /* what a kernel's sampler_t holds (image.h) */
+    cl_filter_mode mip_filter_mode; /* cl_khr_mipmap_image */
+    cl_float lod_min, lod_max;
+    uint64_t value;                      /* what a kernel's sampler_t holds (image.h) */
     cl_sampler_properties *properties;   /* as given to ...WithProperties, incl. the 0 */
     size_t num_properties;
 };
