@@ -616,6 +616,88 @@ static void test_image_coords(struct harness *h)
         clReleaseProgram(program);
 }
 
+/* mipmap_reads.spv: OpImageSampleExplicitLod with Lod and with Grad
+ * (cl_khr_mipmap_image) on a 4-level 8x8 image whose level l holds
+ * (l, 2l, 3, 1) in every pixel: the level each read finds. */
+static void test_mipmap_reads(struct harness *h)
+{
+    cl_program program = NULL;
+    cl_kernel at_lod = build_il_kernel(h, "mipmap_reads.spv", "at_lod", &program);
+    cl_int err;
+    cl_kernel at_gradient = program ? clCreateKernel(program, "at_gradient", &err) : NULL;
+    cl_mem images[2] = {NULL, NULL};
+    cl_image_format formats[2] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNSIGNED_INT32}};
+    for (int i = 0; i < 2; i++) {
+        cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                              .image_width = 8,
+                              .image_height = 8,
+                              .num_mip_levels = 4};
+        images[i] = clCreateImage(h->context, CL_MEM_READ_ONLY, &formats[i], &desc, NULL, &err);
+        CHECK_OK(err);
+        for (unsigned l = 0; images[i] && l < 4; l++) {
+            float f[4] = {(float)l, 2.0f * (float)l, 3.0f, 1.0f};
+            cl_uint u[4] = {l, 2 * l, 3, 1};
+            size_t origin[3] = {0, 0, l}, region[3] = {8u >> l, 8u >> l, 1};
+            CHECK_OK(clEnqueueFillImage(h->queue, images[i], i ? (void *)u : (void *)f, origin,
+                                        region, 0, NULL, NULL));
+        }
+    }
+    cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE,
+                                          CL_SAMPLER_MIP_FILTER_MODE_KHR, CL_FILTER_NEAREST, 0};
+    cl_sampler sampler = clCreateSamplerWithProperties(h->context, properties, &err);
+    CHECK_OK(err);
+    static const float lods[] = {0.0f, 1.0f, 2.0f, 3.0f, 1.6f};
+    static const float gradients[][4] = {{1.0f / 8, 0.0f, 0.0f, 0.0f},
+                                         {2.0f / 8, 0.0f, 0.0f, 0.0f},
+                                         {0.0f, 0.0f, 0.0f, 4.0f / 8},
+                                         {0.0f, 8.0f / 8, 0.0f, 0.0f},
+                                         {0.0f, 0.0f, 0.0f, 3.0f / 8}};
+    /* lod 1.6 is level 2 (OpenGL 3.0 3.9.8: ceil(1.6 + 0.5) - 1); a
+     * footprint 3 pixels wide, log2(3) = 1.58, too */
+    static const unsigned levels[] = {0, 1, 2, 3, 2};
+    cl_mem lod_buffer = harness_buffer(h, CL_MEM_READ_ONLY, sizeof lods, (void *)lods);
+    cl_mem gradient_buffer =
+        harness_buffer(h, CL_MEM_READ_ONLY, sizeof gradients, (void *)gradients);
+    cl_mem out = harness_buffer(h, CL_MEM_WRITE_ONLY, 5 * 16, NULL);
+    float coord[2] = {0.3f, 0.6f};
+    size_t n = 5;
+    if (at_lod && at_gradient && images[0] && images[1] && sampler) {
+        CHECK_OK(harness_args(at_lod, 5, ARG(images[0]), ARG(sampler), ARG(coord), ARG(lod_buffer),
+                              ARG(out)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, at_lod, 1, NULL, &n, NULL, 0, NULL, NULL));
+        float f[20];
+        CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL));
+        int bad = 0;
+        for (int i = 0; i < 5; i++)
+            bad += f[4 * i] != (float)levels[i] || f[4 * i + 1] != 2.0f * (float)levels[i] ||
+                   f[4 * i + 2] != 3.0f;
+        CHECK_NONE_WRONG(bad, "read_imagef at a level of detail from SPIR-V");
+        CHECK_OK(harness_args(at_gradient, 5, ARG(images[1]), ARG(sampler), ARG(coord),
+                              ARG(gradient_buffer), ARG(out)));
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, at_gradient, 1, NULL, &n, NULL, 0, NULL, NULL));
+        cl_uint u[20];
+        CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof u, u, 0, NULL, NULL));
+        bad = 0;
+        for (int i = 0; i < 5; i++)
+            bad += u[4 * i] != levels[i] || u[4 * i + 1] != 2 * levels[i] || u[4 * i + 2] != 3;
+        CHECK_NONE_WRONG(bad, "read_imageui with gradients from SPIR-V");
+    }
+    clReleaseMemObject(out);
+    clReleaseMemObject(gradient_buffer);
+    clReleaseMemObject(lod_buffer);
+    if (sampler)
+        clReleaseSampler(sampler);
+    for (int i = 0; i < 2; i++)
+        if (images[i])
+            clReleaseMemObject(images[i]);
+    if (at_gradient)
+        clReleaseKernel(at_gradient);
+    if (at_lod)
+        clReleaseKernel(at_lod);
+    if (program)
+        clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -738,6 +820,7 @@ int main(void)
     test_uniform_arithmetic(&h);
     test_spirv_queries(&h);
     test_image_coords(&h);
+    test_mipmap_reads(&h);
     harness_close(&h);
     return harness_finish();
 }
