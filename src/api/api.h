@@ -168,6 +168,21 @@ static inline int api_mem_immutable(cl_mem mem)
  * inherited (immutability too), and no access the parent forbids may be
  * asked for. */
 cl_int api_derived_mem_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out);
+/* The properties of a memory object (external_memory.c):
+ * CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (buffers), a dma_buf to import
+ * (cl_khr_external_memory_dma_buf) and the devices that may use it. */
+struct api_mem_properties {
+    bool device_address;
+    int external_fd; /* -1: none */
+    size_t count;    /* entries with the ending 0; 0 without properties */
+};
+cl_int api_read_mem_properties(cl_context context, const cl_mem_properties *properties,
+                               bool is_buffer, struct api_mem_properties *out);
+/* An imported object's flags and host pointer: none of the host pointer's */
+cl_int api_check_external_flags(cl_mem_flags flags, const void *host_ptr);
+/* Maps `size` bytes of the dma_buf `fd` as mem's storage, which then owns
+ * the descriptor; `too_big` is the error when its payload is smaller. */
+cl_int api_map_external(cl_mem mem, int fd, size_t size, cl_int too_big);
 /* A new memory object of `context` (held) with its type and flags set and
  * its lock ready; NULL when out of memory. */
 cl_mem api_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags);

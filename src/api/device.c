@@ -31,14 +31,16 @@
  * cl_ext_immutable_memory_objects (memory.c, image.c and the enqueues),
  * cl_khr_semaphore (semaphore.c), cl_khr_command_buffer
  * (command_buffer.c), cl_khr_command_buffer_mutable_dispatch
- * (mutable_dispatch.c) and cl_ext_buffer_device_address (memory.c,
- * svm.c). */
+ * (mutable_dispatch.c), cl_ext_buffer_device_address (memory.c,
+ * svm.c), cl_khr_external_memory and cl_khr_external_memory_dma_buf
+ * (external_memory.c). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
     "cl_khr_spirv_no_integer_wrap_decoration cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "      \
     "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore "   \
-    "cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch cl_ext_buffer_device_address"
+    "cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch cl_ext_buffer_device_address "   \
+    "cl_khr_external_memory cl_khr_external_memory_dma_buf"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions
@@ -379,6 +381,11 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
      * (src/compiler/options.c) */
     case CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT:
         return answer_uint(out, CL_MAKE_VERSION_KHR(1, 0, 0));
+    /* cl_khr_external_memory: Linux dma_bufs (external_memory.c) */
+    case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR: {
+        cl_external_memory_handle_type_khr types[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR};
+        return answer(out, types, sizeof types);
+    }
     /* cl_khr_semaphore: binary semaphores (semaphore.c) */
     case CL_DEVICE_SEMAPHORE_TYPES_KHR: {
         cl_semaphore_type_khr types[] = {CL_SEMAPHORE_TYPE_BINARY_KHR};

@@ -165,6 +165,9 @@ static const struct {
     {"clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR},
     {"clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR},
     {"clGetSemaphoreHandleForTypeKHR", (void *)clGetSemaphoreHandleForTypeKHR}, /* not_offered.c */
+    /* cl_khr_external_memory (external_memory.c) */
+    {"clEnqueueAcquireExternalMemObjectsKHR", (void *)clEnqueueAcquireExternalMemObjectsKHR},
+    {"clEnqueueReleaseExternalMemObjectsKHR", (void *)clEnqueueReleaseExternalMemObjectsKHR},
     /* cl_ext_buffer_device_address (svm.c) */
     {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };

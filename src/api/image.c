@@ -268,10 +268,11 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_INVALID_CONTEXT;
         goto fail;
     }
-    if (properties && properties[0]) {
-        err = CL_INVALID_PROPERTY; /* no image property exists for this device */
+    /* an image's properties: external memory's (external_memory.c) */
+    struct api_mem_properties read;
+    if ((err = api_read_mem_properties(context, properties, false, &read)))
         goto fail;
-    }
+    bool external = read.external_fd >= 0;
     if (!api_valid_buffer_flags(flags)) {
         err = CL_INVALID_VALUE;
         goto fail;
@@ -289,10 +290,15 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
     cl_mem parent = d.mem_object;
     if ((err = check_mip_levels(&d, flags, host_ptr)))
         goto fail;
+    if (external && ((err = api_check_external_flags(flags, host_ptr)) ||
+                     (parent && (err = CL_INVALID_IMAGE_DESCRIPTOR)) ||
+                     (d.num_mip_levels > 1 && (err = CL_INVALID_IMAGE_DESCRIPTOR))))
+        goto fail;
     /* 5.3.1: without host memory (or a buffer to give rows) the pitches
-     * must be 0. */
-    bool rows_given = host_ptr || (parent && api_valid_mem(parent) &&
-                                   parent->type == CL_MEM_OBJECT_BUFFER);
+     * must be 0; cl_khr_external_memory: an imported image may give them
+     * too (else they are "implementation-defined": tightly packed) */
+    bool rows_given = host_ptr || external ||
+                      (parent && api_valid_mem(parent) && parent->type == CL_MEM_OBJECT_BUFFER);
     if (!host_ptr && !rows_given && (d.image_row_pitch || d.image_slice_pitch)) {
         err = CL_INVALID_IMAGE_DESCRIPTOR;
         goto fail;
@@ -340,15 +346,17 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         goto fail;
     }
     mem->format = *format;
-    if (properties) {
-        mem->properties = calloc(1, sizeof *mem->properties);
-        mem->num_properties = 1;
+    if (read.count) {
+        mem->properties = malloc(read.count * sizeof *mem->properties);
+        mem->num_properties = read.count;
+        if (mem->properties)
+            memcpy(mem->properties, properties, read.count * sizeof *mem->properties);
         if (!mem->properties) {
             err = CL_OUT_OF_HOST_MEMORY;
             goto fail_release;
         }
     }
-    bool keeps_host_rows = (flags & CL_MEM_USE_HOST_PTR) || parent;
+    bool keeps_host_rows = (flags & CL_MEM_USE_HOST_PTR) || parent || external;
     d.image_row_pitch = keeps_host_rows ? row_pitch : d.image_width * element_size;
     d.image_slice_pitch = layer_pitch == 0          ? 0
                           : keeps_host_rows         ? layer_pitch
@@ -372,6 +380,11 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         mem->storage = host_ptr;
         mem->host_ptr = host_ptr;
         describe(mem, element_size);
+    } else if (external) {
+        describe(mem, element_size); /* computes the size */
+        if ((err = api_map_external(mem, read.external_fd, mem->size, CL_INVALID_IMAGE_SIZE)))
+            goto fail_release;
+        mem->image.data = (unsigned char *)mem->storage;
     } else {
         mem->storage = NULL;
         describe(mem, element_size); /* computes the size */

@@ -37,22 +37,13 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         err = CL_INVALID_CONTEXT;
         goto fail;
     }
-    size_t num_properties = 0;
-    bool device_address = false;
-    if (properties) {
-        /* 3.0 cl_mem_properties: the one buffer property of a CPU device is
-         * cl_ext_buffer_device_address's, a cl_bool, given once. */
-        for (; properties[num_properties]; num_properties += 2) {
-            cl_mem_properties value = properties[num_properties + 1];
-            if (properties[num_properties] != CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT ||
-                num_properties > 0 || (value != CL_TRUE && value != CL_FALSE)) {
-                err = CL_INVALID_PROPERTY;
-                goto fail;
-            }
-            device_address = value == CL_TRUE;
-        }
-        num_properties++;
-    }
+    /* 3.0 cl_mem_properties: cl_ext_buffer_device_address's and the
+     * external memory's (external_memory.c) */
+    struct api_mem_properties read;
+    if ((err = api_read_mem_properties(context, properties, true, &read)))
+        goto fail;
+    size_t num_properties = read.count;
+    bool device_address = read.device_address, external = read.external_fd >= 0;
     /* an immutable buffer gets its contents at creation (API 5.2.1) */
     if (!api_valid_buffer_flags(flags) ||
         ((flags & CL_MEM_IMMUTABLE_EXT) &&
@@ -64,6 +55,8 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         err = CL_INVALID_BUFFER_SIZE;
         goto fail;
     }
+    if (external && (err = api_check_external_flags(flags, host_ptr)))
+        goto fail;
     int needs_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
     if (needs_ptr != (host_ptr != NULL)) {
         err = CL_INVALID_HOST_PTR;
@@ -98,7 +91,15 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
-    if (flags & CL_MEM_USE_HOST_PTR) {
+    if (external) {
+        err = num_properties && !mem->properties
+                  ? CL_OUT_OF_HOST_MEMORY
+                  : api_map_external(mem, read.external_fd, size, CL_INVALID_BUFFER_SIZE);
+        if (err) {
+            rt_object_release(RT_OBJ(mem));
+            goto fail;
+        }
+    } else if (flags & CL_MEM_USE_HOST_PTR) {
         /* The CPU works on the application's memory directly (so a
          * device address over SVM memory is the SVM pointer, as
          * cl_ext_buffer_device_address asks). */

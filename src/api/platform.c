@@ -78,6 +78,10 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id plat
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION_KHR:
         return clGetDeviceInfo(rt_root_device(), CL_DEVICE_EXTENSIONS_WITH_VERSION_KHR,
                                param_value_size, param_value, param_value_size_ret);
+    case CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR: { /* external_memory.c */
+        cl_external_memory_handle_type_khr types[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR};
+        return api_info(param_value_size, param_value, param_value_size_ret, types, sizeof types);
+    }
     case CL_PLATFORM_SEMAPHORE_TYPES_KHR: { /* cl_khr_semaphore: binary */
         cl_semaphore_type_khr types[] = {CL_SEMAPHORE_TYPE_BINARY_KHR};
         return api_info(param_value_size, param_value, param_value_size_ret, types, sizeof types);

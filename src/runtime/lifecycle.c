@@ -1,5 +1,7 @@
 /* lifecycle.c - what each object type frees when it is destroyed. */
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/command.h"
 
@@ -87,6 +89,10 @@ static void destroy_mem(cl_mem mem)
     }
     if (mem->internal_flags & RT_MEM_OWNS_STORAGE)
         rt_free_storage(mem->storage);
+    if (mem->internal_flags & RT_MEM_EXTERNAL) { /* api/external_memory.c */
+        munmap(mem->storage, mem->mapped_size);
+        close(mem->external_fd);
+    }
     free((void *)mem->image.levels); /* a mipmapped image's (api/image.c) */
     if (mem->parent)
         rt_object_unhold(RT_OBJ(mem->parent));

@@ -95,7 +95,13 @@ struct rt_mapping {
 
 /* RT_MEM_DEVICE_ADDRESS: made with CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
  * (cl_ext_buffer_device_address), its storage its device address. */
-enum rt_mem_flags_internal { RT_MEM_OWNS_STORAGE = 1, RT_MEM_DEVICE_ADDRESS = 2 };
+/* RT_MEM_EXTERNAL: imported (cl_khr_external_memory_dma_buf), its storage
+ * a mapping of external_fd (api/external_memory.c). */
+enum rt_mem_flags_internal {
+    RT_MEM_OWNS_STORAGE = 1,
+    RT_MEM_DEVICE_ADDRESS = 2,
+    RT_MEM_EXTERNAL = 4
+};
 
 /* Zeroed storage of `size` bytes aligned to `alignment` (a power of two;
  * 2 MiB for 4 MiB and more), NULL when memory is short; freed only by
@@ -114,6 +120,8 @@ struct _cl_mem {
     cl_mem parent;                       /* sub-buffers: the buffer they view; held */
     size_t origin;                       /* sub-buffers: offset in the parent */
     unsigned internal_flags;
+    int external_fd;                     /* RT_MEM_EXTERNAL: the imported descriptor */
+    size_t mapped_size;                  /* RT_MEM_EXTERNAL: bytes of it mapped */
     bool uses_svm_pointer;               /* USE_HOST_PTR inside an SVM allocation */
     cl_mem_properties *properties;
     size_t num_properties;
