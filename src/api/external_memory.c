@@ -57,7 +57,7 @@ cl_int api_read_mem_properties(cl_context context, const cl_mem_properties *prop
             i += 2;
             break;
         case CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR:
-            if (seen_handle || (int64_t)value < 0 || value > INT32_MAX)
+            if (seen_handle || value > INT32_MAX)
                 return CL_INVALID_PROPERTY;
             seen_handle = true;
             out->external_fd = (int)value;
