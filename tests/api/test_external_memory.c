@@ -202,18 +202,18 @@ static void errors(void)
         err, CL_INVALID_BUFFER_SIZE);
     /* a failed import leaves the descriptor to the application */
     CHECK(fd_open(fd));
-    /* twice the same property, a device of no context, a bad descriptor */
+    /* twice the same property, a handle that is no device, a bad descriptor */
     cl_mem_properties twice[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR, (cl_mem_properties)fd,
                                  CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR, (cl_mem_properties)fd, 0};
     CHECK_FAILS(clCreateBufferWithProperties(h.context, twice, 0, 256, NULL, &err), err,
                 CL_INVALID_PROPERTY);
-    cl_mem_properties stranger[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
-                                    (cl_mem_properties)fd,
-                                    CL_DEVICE_HANDLE_LIST_KHR,
-                                    (cl_mem_properties)(uintptr_t)&err,
-                                    CL_DEVICE_HANDLE_LIST_END_KHR,
-                                    0};
-    CHECK_FAILS(clCreateBufferWithProperties(h.context, stranger, 0, 256, NULL, &err), err,
+    cl_mem_properties not_a_device[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
+                                        (cl_mem_properties)fd,
+                                        CL_DEVICE_HANDLE_LIST_KHR,
+                                        (cl_mem_properties)(uintptr_t)h.context,
+                                        CL_DEVICE_HANDLE_LIST_END_KHR,
+                                        0};
+    CHECK_FAILS(clCreateBufferWithProperties(h.context, not_a_device, 0, 256, NULL, &err), err,
                 CL_INVALID_DEVICE);
     cl_mem_properties closed[] = {CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR, 1000000, 0};
     CHECK_FAILS(clCreateBufferWithProperties(h.context, closed, 0, 256, NULL, &err), err,
