@@ -294,6 +294,10 @@ cl_int api_enqueue_no_work(cl_command_queue queue, cl_command_type type, bool is
                            cl_bool blocking, cl_uint num_events, const cl_event *wait_list,
                            cl_event *event);
 
+/* Makes `command` one call of fn(arg) on a worker (native kernels, SVM
+ * frees, external memory's syncs); arg is freed with the command. */
+void api_set_call_job(struct rt_command *command, void (*fn)(void *), void *arg);
+
 /* The CL_DEVICE_* facts other entry points need. */
 size_t api_device_max_work_group_size(cl_device_id device);
 cl_ulong api_device_max_mem_alloc_size(cl_device_id device);

@@ -390,10 +390,6 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
     }
     command->kernel_mems = mems;
     command->num_kernel_mems = num_mem_objects;
-    command->owned = call;
-    command->has_job = true;
-    command->job.kind = CPU_JOB_CALL;
-    command->job.u.call.fn = run_native;
-    command->job.u.call.arg = call;
+    api_set_call_job(command, run_native, call);
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }

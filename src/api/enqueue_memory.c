@@ -32,6 +32,15 @@ cl_int api_enqueue_no_work(cl_command_queue queue, cl_command_type type, bool is
     return api_submit(command, num_events, wait_list, event, blocking);
 }
 
+void api_set_call_job(struct rt_command *command, void (*fn)(void *), void *arg)
+{
+    command->has_job = true;
+    command->job.kind = CPU_JOB_CALL;
+    command->job.u.call.fn = fn;
+    command->job.u.call.arg = arg;
+    command->owned = arg;
+}
+
 /* The checks every buffer command starts with, in the spec's order. */
 static cl_int check_queue_buffer(cl_command_queue queue, cl_mem buffer)
 {

@@ -193,11 +193,7 @@ static cl_int enqueue_sync(cl_command_queue queue, cl_command_type type, __u64 f
      * them) */
     command->kernel_mems = held;
     command->num_kernel_mems = num_mem_objects;
-    command->has_job = true;
-    command->job.kind = CPU_JOB_CALL;
-    command->job.u.call.fn = sync_external;
-    command->job.u.call.arg = call;
-    command->owned = call;
+    api_set_call_job(command, sync_external, call);
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 

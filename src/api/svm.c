@@ -136,11 +136,7 @@ clEnqueueSVMFree(cl_command_queue queue, cl_uint num_svm_pointers, void *svm_poi
     /* The list is copied: the application may reuse its array at once. */
     memcpy(pointers, svm_pointers, num_svm_pointers * sizeof *pointers);
     *call = (struct svm_free_call){queue, num_svm_pointers, pointers, pfn_free_func, user_data};
-    command->has_job = true;
-    command->job.kind = CPU_JOB_CALL;
-    command->job.u.call.fn = run_svm_free;
-    command->job.u.call.arg = call;
-    command->owned = call;
+    api_set_call_job(command, run_svm_free, call);
     return api_submit(command, num_events, wait_list, event, CL_FALSE);
 }
 

@@ -842,28 +842,18 @@ static image_desc written_level(image_desc im, int lod)
     return (uint)lod <= (uint)last_level(im) ? mip_level(im, lod) : NULL;
 }
 
-#define MIP_WRITES(ACCESS, IMG, DIMS, ARR, IC, W)                                             \
-    OVL void write_imagef(ACCESS IMG image, IC coord, int lod, float4 color)                  \
+#define MIP_WRITE(ACCESS, IMG, IC, W, NAME, T, STORE)                                        \
+    OVL void NAME(ACCESS IMG image, IC coord, int lod, T color)                               \
     {                                                                                         \
         image_desc im = written_level(DESC(image), lod);                                      \
         int4 i = TO4_##W(coord);                                                              \
         if (im)                                                                               \
-            store_f(im, i.x, i.y, i.z, color);                                                \
-    }                                                                                         \
-    OVL void write_imagei(ACCESS IMG image, IC coord, int lod, int4 color)                    \
-    {                                                                                         \
-        image_desc im = written_level(DESC(image), lod);                                      \
-        int4 i = TO4_##W(coord);                                                              \
-        if (im)                                                                               \
-            store_i(im, i.x, i.y, i.z, color);                                                \
-    }                                                                                         \
-    OVL void write_imageui(ACCESS IMG image, IC coord, int lod, uint4 color)                  \
-    {                                                                                         \
-        image_desc im = written_level(DESC(image), lod);                                      \
-        int4 i = TO4_##W(coord);                                                              \
-        if (im)                                                                               \
-            store_u(im, i.x, i.y, i.z, color);                                                \
+            STORE(im, i.x, i.y, i.z, color);                                                  \
     }
+#define MIP_WRITES(ACCESS, IMG, DIMS, ARR, IC, W)                                             \
+    MIP_WRITE(ACCESS, IMG, IC, W, write_imagef, float4, store_f)                              \
+    MIP_WRITE(ACCESS, IMG, IC, W, write_imagei, int4, store_i)                                \
+    MIP_WRITE(ACCESS, IMG, IC, W, write_imageui, uint4, store_u)
 #define MIP_WRITE_TYPES(M, ACCESS)                                                            \
     M(ACCESS, image1d_t, 1, false, int, 1)                                                    \
     M(ACCESS, image1d_array_t, 1, true, int2, 2)                                              \
