@@ -615,13 +615,16 @@ SAMPLED_TYPES(SAMPLER_READS)
         write_imagef(image, coord, convert_float4(color));                                    \
     }
 
-#define INDEXED_TYPES(M, ACCESS)                                                              \
+/* The types a mipmap may have (cl_khr_mipmap_image: not 1D buffers) */
+#define MIPMAPPABLE_TYPES(M, ACCESS)                                                          \
     M(ACCESS, image1d_t, 1, false, int, 1)                                                    \
-    M(ACCESS, image1d_buffer_t, 1, false, int, 1)                                             \
     M(ACCESS, image1d_array_t, 1, true, int2, 2)                                              \
     M(ACCESS, image2d_t, 2, false, int2, 2)                                                   \
     M(ACCESS, image2d_array_t, 2, true, int4, 4)                                              \
     M(ACCESS, image3d_t, 3, false, int4, 4)
+#define INDEXED_TYPES(M, ACCESS)                                                              \
+    MIPMAPPABLE_TYPES(M, ACCESS)                                                              \
+    M(ACCESS, image1d_buffer_t, 1, false, int, 1)
 INDEXED_TYPES(PLAIN_READS, read_only)
 INDEXED_TYPES(PLAIN_READS, read_write)
 INDEXED_TYPES(WRITES, write_only)
@@ -788,9 +791,8 @@ static float gradient_lod(image_desc im, sampler_t sampler, float4 gx, float4 gy
     }                                                                                         \
     OVL float4 read_imagef(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)         \
     {                                                                                         \
-        image_desc im = DESC(image);                                                          \
-        float lod = gradient_lod(im, sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);            \
-        return mip_sample_f(im, sampler, TO4F_##W(coord), lod, DIMS, ARR);                   \
+        float lod = gradient_lod(DESC(image), sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);   \
+        return read_imagef(image, sampler, coord, lod);                                       \
     }                                                                                         \
     OVL int4 read_imagei(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)           \
     {                                                                                         \
@@ -798,40 +800,27 @@ static float gradient_lod(image_desc im, sampler_t sampler, float4 gx, float4 gy
     }                                                                                         \
     OVL uint4 read_imageui(ACCESS IMG image, sampler_t sampler, FC coord, G gx, G gy)         \
     {                                                                                         \
-        image_desc im = DESC(image);                                                          \
-        float lod = gradient_lod(im, sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);            \
-        return mip_sample_bits(im, sampler, TO4F_##W(coord), lod, DIMS, ARR);                \
+        float lod = gradient_lod(DESC(image), sampler, TO4F_##GW(gx), TO4F_##GW(gy), DIMS);   \
+        return read_imageui(image, sampler, coord, lod);                                      \
     }
 #define MIP_READS_RO(...) MIP_READS(read_only, __VA_ARGS__)
 #define MIP_READS_RW(...) MIP_READS(read_write, __VA_ARGS__)
 MIP_TYPES(MIP_READS_RO)
 MIP_TYPES(MIP_READS_RW)
 
-#define MIP_DEPTH_READS(ACCESS)                                                               \
-    OVL float read_imagef(ACCESS image2d_depth_t image, sampler_t sampler, float2 coord,      \
-                          float lod)                                                          \
+#define MIP_DEPTH_READ(ACCESS, IMG, FC, W, ARR)                                               \
+    OVL float read_imagef(ACCESS IMG image, sampler_t sampler, FC coord, float lod)           \
     {                                                                                         \
-        return mip_sample_f(DESC(image), sampler, TO4F_2(coord), lod, 2, false).x;           \
+        return mip_sample_f(DESC(image), sampler, TO4F_##W(coord), lod, 2, ARR).x;           \
     }                                                                                         \
-    OVL float read_imagef(ACCESS image2d_array_depth_t image, sampler_t sampler, float4 coord, \
-                          float lod)                                                          \
+    OVL float read_imagef(ACCESS IMG image, sampler_t sampler, FC coord, float2 gx, float2 gy) \
     {                                                                                         \
-        return mip_sample_f(DESC(image), sampler, coord, lod, 2, true).x;                    \
-    }                                                                                         \
-    OVL float read_imagef(ACCESS image2d_depth_t image, sampler_t sampler, float2 coord,      \
-                          float2 gx, float2 gy)                                               \
-    {                                                                                         \
-        image_desc im = DESC(image);                                                          \
-        float lod = gradient_lod(im, sampler, TO4F_2(gx), TO4F_2(gy), 2);                     \
-        return mip_sample_f(im, sampler, TO4F_2(coord), lod, 2, false).x;                    \
-    }                                                                                         \
-    OVL float read_imagef(ACCESS image2d_array_depth_t image, sampler_t sampler, float4 coord, \
-                          float2 gx, float2 gy)                                               \
-    {                                                                                         \
-        image_desc im = DESC(image);                                                          \
-        float lod = gradient_lod(im, sampler, TO4F_2(gx), TO4F_2(gy), 2);                     \
-        return mip_sample_f(im, sampler, coord, lod, 2, true).x;                             \
+        float lod = gradient_lod(DESC(image), sampler, TO4F_2(gx), TO4F_2(gy), 2);            \
+        return read_imagef(image, sampler, coord, lod);                                       \
     }
+#define MIP_DEPTH_READS(ACCESS)                                                               \
+    MIP_DEPTH_READ(ACCESS, image2d_depth_t, float2, 2, false)                                 \
+    MIP_DEPTH_READ(ACCESS, image2d_array_depth_t, float4, 4, true)
 MIP_DEPTH_READS(read_only)
 MIP_DEPTH_READS(read_write)
 
@@ -854,14 +843,8 @@ static image_desc written_level(image_desc im, int lod)
     MIP_WRITE(ACCESS, IMG, IC, W, write_imagef, float4, store_f)                              \
     MIP_WRITE(ACCESS, IMG, IC, W, write_imagei, int4, store_i)                                \
     MIP_WRITE(ACCESS, IMG, IC, W, write_imageui, uint4, store_u)
-#define MIP_WRITE_TYPES(M, ACCESS)                                                            \
-    M(ACCESS, image1d_t, 1, false, int, 1)                                                    \
-    M(ACCESS, image1d_array_t, 1, true, int2, 2)                                              \
-    M(ACCESS, image2d_t, 2, false, int2, 2)                                                   \
-    M(ACCESS, image2d_array_t, 2, true, int4, 4)                                              \
-    M(ACCESS, image3d_t, 3, false, int4, 4)
-MIP_WRITE_TYPES(MIP_WRITES, write_only)
-MIP_WRITE_TYPES(MIP_WRITES, read_write)
+MIPMAPPABLE_TYPES(MIP_WRITES, write_only)
+MIPMAPPABLE_TYPES(MIP_WRITES, read_write)
 
 #define MIP_DEPTH_WRITES(ACCESS)                                                              \
     OVL void write_imagef(ACCESS image2d_depth_t image, int2 coord, int lod, float depth)     \

@@ -37,6 +37,14 @@ static const char *source =
     "    if (p.x == 0 && p.y == 0)\n"
     "        *levels = get_image_num_mip_levels(img);\n"
     "}\n"
+    "kernel void depth_levels(read_only image2d_depth_t img, sampler_t s, global float *out)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    float2 c = (float2)(0.4f, 0.6f);\n"
+    "    out[2 * i] = read_imagef(img, s, c, (float)i);\n"
+    "    out[2 * i + 1] = read_imagef(img, s, c, (float2)(0.0f, (float)(1 << i) / 4.0f),\n"
+    "                                 (float2)(0.0f));\n"
+    "}\n"
     "kernel void write_layers(write_only image1d_array_t img, int lod)\n"
     "{\n"
     "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
@@ -375,6 +383,34 @@ static void integer_reads(void)
     clReleaseMemObject(img);
 }
 
+/* A depth image's levels, each filled with its own depth, read at a
+ * level of detail and through gradients of 1, 2 and 4 pixels of level 0. */
+static void depth_reads(void)
+{
+    cl_mem img = mipmapped(CL_MEM_OBJECT_IMAGE2D, CL_DEPTH, CL_FLOAT, 8, 4, 0, 0, 3);
+    for (cl_uint l = 0; l < 3; l++) {
+        float depth[4] = {0.25f * (float)(l + 1), 0.0f, 0.0f, 0.0f};
+        size_t origin[3] = {0, 0, l}, region[3] = {shrink(8, l), shrink(4, l), 1};
+        CHECK_OK(clEnqueueFillImage(h.queue, img, depth, origin, region, 0, NULL, NULL));
+    }
+    cl_mem out = harness_buffer(&h, CL_MEM_WRITE_ONLY, 6 * sizeof(float), NULL);
+    cl_sampler sampler = mip_sampler(CL_FILTER_NEAREST, CL_FILTER_NEAREST, 0, 1000);
+    cl_kernel k = harness_kernel(program, "depth_levels");
+    CHECK_OK(harness_args(k, 3, ARG(img), ARG(sampler), ARG(out)));
+    size_t n = 3;
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    float got[6];
+    CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < 3; i++)
+        bad += got[2 * i] != 0.25f * (float)(i + 1) || got[2 * i + 1] != 0.25f * (float)(i + 1);
+    CHECK_NONE_WRONG(bad, "depth image levels");
+    clReleaseKernel(k);
+    clReleaseSampler(sampler);
+    clReleaseMemObject(out);
+    clReleaseMemObject(img);
+}
+
 static void kernel_writes(void)
 {
     cl_mem img = mipmapped(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, W, H, 0, 0, LEVELS);
@@ -493,6 +529,7 @@ int main(void)
     host_commands();
     kernel_reads();
     integer_reads();
+    depth_reads();
     kernel_writes();
     errors();
     clReleaseProgram(program);
