@@ -263,20 +263,16 @@ static void *libmvec_function[NUM_GUARDED][3][2]; /* [function][isa][double] */
     __attribute__((target(#ISA), noinline, cold)) static V STEM##T##_##ISA##_slow(V x, I bad)      \
     {                                                                                              \
         V (*call)(V) = (V(*)(V))libmvec_function[G_##STEM][INDEX][D];                              \
-        V r = call((V)(((I)x & ~bad) | ((I)((V){} + (E)HARMLESS) & bad)));                         \
         V a = (V)((I)x & MAGNITUDE_##T);                                                           \
         (void)a;                                                                                   \
         I fixed = bad & (I)FIXED(x, a);                                                            \
-        r = SELECT(V, I, fixed, VALUE(V, I, x, a), r);                                             \
-        bad &= ~fixed;                                                                             \
-        if (HALVES < 0 && !D) {                                                                    \
-            I low = bad & (I)(x < (E)HALVES);                                                      \
-            if (!ALL_##ISA##_##T(~low)) {                                                          \
-                V h = call((V)(((I)(x * (E)0.5) & low) | ((I)((V){} + (E)HARMLESS) & ~low)));      \
-                r = SELECT(V, I, low, h * h, r);                                                   \
-                bad &= ~low;                                                                       \
-            }                                                                                      \
-        }                                                                                          \
+        /* HALVES' lanes go into the same call as the good ones, halved */                         \
+        I low = HALVES < 0 && !D ? bad & ~fixed & (I)(x < (E)HALVES) : (I){};                      \
+        V r = call(SELECT(V, I, low, x * (E)0.5, SELECT(V, I, bad, (V){} + (E)HARMLESS, x)));      \
+        r = SELECT(V, I, low, r * r, SELECT(V, I, fixed, VALUE(V, I, x, a), r));                   \
+        bad &= ~(fixed | low);                                                                     \
+        if (ALL_##ISA##_##T(~bad))                                                                 \
+            return r;                                                                              \
         for (unsigned i = 0; i < sizeof(V) / sizeof(E); i++)                                       \
             if (bad[i])                                                                            \
                 r[i] = SCALAR(x[i]);                                                               \
