@@ -699,7 +699,8 @@ static bool scalarize_wanted(void)
 /* Whether the work-item loops of a kernel gain from having its vector
  * values scalarized (scalarize.cpp), unless CPUCL_SCALARIZE=0: no vector
  * has more than 4 lanes, and the vectors it loads and stores are
- * narrower than the host's registers (a float4 on AVX2, not a double4).
+ * narrower than the host's registers (a float4 on AVX2, not a double4,
+ * but see the end).
  * Their components then take the registers' full width across the
  * work-items: on AVX2, float4 sin, cos, exp and pow 1.45x faster, uchar4
  * pixels through float4 5x, float3 cross products and normalize 1.25x,
@@ -711,23 +712,31 @@ static bool scalarizing_pays(LLVMValueRef fn)
 {
     if (!scalarize_wanted())
         return false;
-    bool any = false;
+    bool any = false, full_loads = false, full_stores = false, reduced = false;
     unsigned register_bits = 32 * cc_sub_group_size();
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
              inst = LLVMGetNextInstruction(inst)) {
-            bool memory = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst);
+            reduced |= LLVMIsAExtractElementInst(inst) != NULL;
             int operands = LLVMGetNumOperands(inst);
             for (int k = -1; k < operands; k++) {
                 LLVMTypeRef type = LLVMTypeOf(k < 0 ? inst : LLVMGetOperand(inst, (unsigned)k));
                 if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
                     continue;
-                if (LLVMGetVectorSize(type) > 4 || (memory && cc_type_bits(type) >= register_bits))
+                if (LLVMGetVectorSize(type) > 4)
                     return false;
+                bool full = cc_type_bits(type) >= register_bits;
+                full_loads |= full && LLVMIsALoadInst(inst);
+                full_stores |= full && LLVMIsAStoreInst(inst);
                 any = true;
             }
         }
-    return any;
+    /* vectors that fill the registers stay whole, unless the kernel loads
+     * them only to take their components apart (dot and length of a
+     * double4 on AVX2: 10 ms whole, a square root an item, 7.7 ms
+     * scalarized; PoCL 7.5); storing them whole (normalize, cross) keeps
+     * them whole: scalarized, those ran 1.4x slower */
+    return any && !full_stores && (!full_loads || reduced);
 }
 
 /* What decides how a kernel runs: the barriers it (or a function it
