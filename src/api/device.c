@@ -107,6 +107,7 @@ static const cl_uint spirv_capabilities[] = {
     12,   /* Int64Atomics */
     13,   /* ImageBasic */
     14,   /* ImageReadWrite */
+    15,   /* ImageMipmap: cl_khr_mipmap_image, _writes */
     17,   /* Pipes */
     18,   /* Groups */
     19,   /* DeviceEnqueue */

@@ -698,6 +698,44 @@ static void test_mipmap_reads(struct harness *h)
         clReleaseProgram(program);
 }
 
+/* mipmap_writes.spv: OpImageWrite with a Lod (ImageMipmap,
+ * cl_khr_mipmap_image_writes) into level 1 of a 3-level 8x4 image. */
+static void test_mipmap_writes(struct harness *h)
+{
+    cl_program program = NULL;
+    cl_kernel k = build_il_kernel(h, "mipmap_writes.spv", "write_level", &program);
+    cl_int err;
+    cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
+                          .image_width = 8,
+                          .image_height = 4,
+                          .num_mip_levels = 3};
+    cl_mem img = clCreateImage(h->context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    CHECK_OK(err);
+    if (k && img) {
+        cl_int lod = 1;
+        CHECK_OK(harness_args(k, 2, ARG(img), ARG(lod)));
+        size_t global[2] = {4, 2}, origin[3] = {0, 0, 1}, region[3] = {4, 2, 1};
+        CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+        float pixels[4 * 2 * 4];
+        CHECK_OK(clEnqueueReadImage(h->queue, img, CL_TRUE, origin, region, 0, 0, pixels, 0, NULL,
+                                    NULL));
+        int bad = 0;
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 4; x++) {
+                const float *v = pixels + 4 * (y * 4 + x);
+                bad += v[0] != (float)x || v[1] != (float)y || v[2] != 1.0f || v[3] != 1.0f;
+            }
+        CHECK_NONE_WRONG(bad, "write_imagef to a level from SPIR-V");
+    }
+    if (img)
+        clReleaseMemObject(img);
+    if (k)
+        clReleaseKernel(k);
+    if (program)
+        clReleaseProgram(program);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -821,6 +859,7 @@ int main(void)
     test_spirv_queries(&h);
     test_image_coords(&h);
     test_mipmap_reads(&h);
+    test_mipmap_writes(&h);
     harness_close(&h);
     return harness_finish();
 }
