@@ -350,6 +350,21 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueFillImage(
     return api_submit_built(err, command, num_events, wait_list, event, CL_FALSE);
 }
 
+/* The pitches a map returns: the image's as created, or, in a mipmapped
+ * image, its level's (tightly packed; a 1D array's layers are the rows of
+ * its box). */
+static void map_pitches(cl_mem image, const struct place *place, size_t *row, size_t *slice)
+{
+    if (image->desc.num_mip_levels <= 1) {
+        *row = image->desc.image_row_pitch;
+        *slice = image->desc.image_slice_pitch;
+        return;
+    }
+    *row = place->level->row_pitch;
+    *slice = image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? place->level->row_pitch
+                                                        : place->level->slice_pitch;
+}
+
 /* 5.3.6: the device shares the host's memory, so a map returns the pixels
  * themselves and their pitches. */
 API_EXPORT CL_API_ENTRY void *CL_API_CALL
@@ -378,13 +393,11 @@ clEnqueueMapImage(cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map
     if (err)
         goto fail;
     char *pointer = box_address(&place);
-    bool mipmapped = image->desc.num_mip_levels > 1;
-    *row_pitch = mipmapped ? place.level->row_pitch : image->desc.image_row_pitch;
+    size_t row, slice;
+    map_pitches(image, &place, &row, &slice);
+    *row_pitch = row;
     if (slice_pitch)
-        *slice_pitch = !needs_slice                                 ? 0
-                       : !mipmapped                                 ? image->desc.image_slice_pitch
-                       : image->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? place.level->row_pitch
-                                                                    : place.level->slice_pitch;
+        *slice_pitch = needs_slice ? slice : 0;
     err = api_enqueue_map(queue, image, CL_COMMAND_MAP_IMAGE, pointer, blocking, num_events,
                           wait_list, event);
     api_set_error(errcode_ret, err);
