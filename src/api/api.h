@@ -176,6 +176,11 @@ struct api_mem_properties {
     int external_fd; /* -1: none */
     size_t count;    /* entries with the ending 0; 0 without properties */
 };
+/* cl_khr_gl_sharing (gl_sharing.c): the GL of a context made with these
+ * properties, NULL when they name no GL context; the errors are
+ * clCreateContext's. */
+cl_int api_gl_open(const cl_context_properties *properties, struct rt_gl **gl);
+
 cl_int api_read_mem_properties(cl_context context, const cl_mem_properties *properties,
                                bool is_buffer, struct api_mem_properties *out);
 /* An imported object's flags and host pointer: none of the host pointer's */

@@ -3,11 +3,13 @@
 
 #include "api/api.h"
 
-/* 4.4: properties are (name, value) pairs ending with 0. Only
- * CL_CONTEXT_PLATFORM and CL_CONTEXT_INTEROP_USER_SYNC are known. */
+/* 4.4: properties are (name, value) pairs ending with 0. Known are
+ * CL_CONTEXT_PLATFORM, CL_CONTEXT_INTEROP_USER_SYNC and cl_khr_gl_sharing's
+ * (gl_sharing.c reads those), each at most once. */
 static cl_int check_properties(const cl_context_properties *properties, size_t *count)
 {
     int seen_platform = 0, seen_sync = 0;
+    unsigned seen_gl = 0;
     size_t n = 0;
     if (!properties) {
         *count = 0;
@@ -25,6 +27,17 @@ static cl_int check_properties(const cl_context_properties *properties, size_t *
             if (seen_sync++ || (properties[n + 1] != CL_TRUE && properties[n + 1] != CL_FALSE))
                 return CL_INVALID_PROPERTY;
             break;
+        case CL_GL_CONTEXT_KHR:
+        case CL_EGL_DISPLAY_KHR:
+        case CL_GLX_DISPLAY_KHR:
+        case CL_WGL_HDC_KHR:
+        case CL_CGL_SHAREGROUP_KHR: {
+            unsigned bit = 1u << (properties[n] - CL_GL_CONTEXT_KHR);
+            if (seen_gl & bit)
+                return CL_INVALID_PROPERTY;
+            seen_gl |= bit;
+            break;
+        }
         default:
             return CL_INVALID_PROPERTY;
         }
@@ -39,13 +52,17 @@ static cl_context create_context(const cl_context_properties *properties, cl_uin
                                  void *user_data, cl_int *errcode_ret)
 {
     size_t num_properties;
+    struct rt_gl *gl = NULL;
     cl_int err = check_properties(properties, &num_properties);
-    if (err)
+    if (err || (err = api_gl_open(properties, &gl)))
         goto fail;
     cl_context context = rt_object_create(RT_CONTEXT, sizeof *context);
-    if (!context)
+    if (!context) {
+        rt_gl_close(gl);
         goto oom;
+    }
     pthread_mutex_init(&context->lock, NULL);
+    context->gl = gl;
     context->notify = notify;
     context->notify_data = user_data;
     context->num_devices = num_devices;

@@ -168,6 +168,18 @@ static const struct {
     /* cl_khr_external_memory (external_memory.c) */
     {"clEnqueueAcquireExternalMemObjectsKHR", (void *)clEnqueueAcquireExternalMemObjectsKHR},
     {"clEnqueueReleaseExternalMemObjectsKHR", (void *)clEnqueueReleaseExternalMemObjectsKHR},
+    /* cl_khr_gl_sharing (gl_sharing.c): the loader finds the first this
+     * way, applications (the CTS among them) all of them */
+    {"clGetGLContextInfoKHR", (void *)clGetGLContextInfoKHR},
+    {"clCreateFromGLBuffer", (void *)clCreateFromGLBuffer},
+    {"clCreateFromGLTexture", (void *)clCreateFromGLTexture},
+    {"clCreateFromGLTexture2D", (void *)clCreateFromGLTexture2D},
+    {"clCreateFromGLTexture3D", (void *)clCreateFromGLTexture3D},
+    {"clCreateFromGLRenderbuffer", (void *)clCreateFromGLRenderbuffer},
+    {"clGetGLObjectInfo", (void *)clGetGLObjectInfo},
+    {"clGetGLTextureInfo", (void *)clGetGLTextureInfo},
+    {"clEnqueueAcquireGLObjects", (void *)clEnqueueAcquireGLObjects},
+    {"clEnqueueReleaseGLObjects", (void *)clEnqueueReleaseGLObjects},
     /* cl_ext_buffer_device_address (svm.c) */
     {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };

@@ -46,6 +46,7 @@ static void destroy_context(cl_context context)
         rt_object_unhold(RT_OBJ(context->devices[i]));
     free(context->devices);
     free(context->properties);
+    rt_gl_close(context->gl);
     pthread_mutex_destroy(&context->lock);
 }
 

@@ -15,6 +15,7 @@
 #include "builtins/image.h"
 #include "compiler/compiler.h"
 #include "devices/cpu/cpu.h"
+#include "runtime/gl.h"
 #include "runtime/object.h"
 
 struct _cl_platform_id {
@@ -47,6 +48,7 @@ struct _cl_context {
     struct rt_callback *destructor_callbacks;
     struct rt_svm_allocation *svm_allocations;
     cl_command_queue device_queues;      /* live on-device queues, by next_device_queue */
+    struct rt_gl *gl;                    /* made from a GL context (cl_khr_gl_sharing), else NULL */
 };
 
 /* A block from clSVMAlloc, remembered by its context so that a buffer made
@@ -131,6 +133,7 @@ struct _cl_mem {
     cl_image_format format;
     cl_image_desc desc;
     struct cc_image image;
+    struct rt_gl_object gl;              /* made from a GL object (api/gl_sharing.c) */
     pthread_mutex_t lock;                /* guards the fields below */
     cl_uint map_count;
     struct rt_mapping *mappings;         /* pointers clEnqueueMap* returned, not yet unmapped */

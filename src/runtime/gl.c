@@ -1,0 +1,579 @@
+/* gl.c - OpenGL sharing (cl_khr_gl_sharing): finding the GL functions,
+ * describing GL objects, and copying their contents in and out.
+ *
+ * Every GL call goes to the calling thread's current GL context, which the
+ * extension expects to be the application's or one sharing its objects
+ * (names are shared within a share group); a thread with no current
+ * context gets the CL context's own GL context for the call, made current
+ * without a drawable (EGL_KHR_surfaceless_context; GLX for GL 3.0 and
+ * later contexts). The GL state a call changes (a binding, the pixel
+ * store) is put back as it was; GL errors pending before a call are
+ * consumed so that the call can see its own.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <EGL/egl.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include "runtime/gl.h"
+#include "runtime/image_format.h"
+#include "runtime/runtime.h"
+
+/* The GL functions cpucl calls: name, result, parameters. */
+#define GL_FUNCTIONS(X)                                                                            \
+    X(GetError, GLenum, (void))                                                                    \
+    X(GetIntegerv, void, (GLenum, GLint *))                                                        \
+    X(PixelStorei, void, (GLenum, GLint))                                                          \
+    X(Flush, void, (void))                                                                         \
+    X(IsTexture, GLboolean, (GLuint))                                                              \
+    X(BindTexture, void, (GLenum, GLuint))                                                         \
+    X(GenTextures, void, (GLsizei, GLuint *))                                                      \
+    X(DeleteTextures, void, (GLsizei, const GLuint *))                                             \
+    X(GetTexParameteriv, void, (GLenum, GLenum, GLint *))                                          \
+    X(TexParameteri, void, (GLenum, GLenum, GLint))                                                \
+    X(GetTexLevelParameteriv, void, (GLenum, GLint, GLenum, GLint *))                              \
+    X(GetTexImage, void, (GLenum, GLint, GLenum, GLenum, void *))                                  \
+    X(TexImage2D, void,                                                                            \
+      (GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void *))               \
+    X(TexSubImage1D, void, (GLenum, GLint, GLint, GLsizei, GLenum, GLenum, const void *))          \
+    X(TexSubImage2D, void,                                                                         \
+      (GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, const void *))               \
+    X(TexSubImage3D, void,                                                                         \
+      (GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLenum, GLenum,              \
+       const void *))                                                                              \
+    X(IsBuffer, GLboolean, (GLuint))                                                               \
+    X(BindBuffer, void, (GLenum, GLuint))                                                          \
+    X(GetBufferParameteriv, void, (GLenum, GLenum, GLint *))                                       \
+    X(GetBufferSubData, void, (GLenum, GLintptr, GLsizeiptr, void *))                              \
+    X(BufferSubData, void, (GLenum, GLintptr, GLsizeiptr, const void *))                           \
+    X(IsRenderbuffer, GLboolean, (GLuint))                                                         \
+    X(BindRenderbuffer, void, (GLenum, GLuint))                                                    \
+    X(GetRenderbufferParameteriv, void, (GLenum, GLenum, GLint *))                                 \
+    X(CopyImageSubData, void,                                                                      \
+      (GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum, GLint, GLint, GLint, GLint,     \
+       GLsizei, GLsizei, GLsizei))
+
+struct gl_functions {
+#define FIELD(name, result, params) result(*name) params;
+    GL_FUNCTIONS(FIELD)
+#undef FIELD
+};
+
+struct rt_gl {
+    enum rt_gl_binding binding;
+    void *library;
+    void *display, *context;
+    void *(*get_current_context)(void);
+    /* GLX: glXMakeContextCurrent(display, draw, read, context) */
+    int (*glx_make_current)(void *, unsigned long, unsigned long, void *);
+    EGLBoolean (*egl_make_current)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
+    struct gl_functions fn;
+};
+
+cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, struct rt_gl **out)
+{
+    struct rt_gl *gl = calloc(1, sizeof *gl);
+    if (!gl)
+        return CL_OUT_OF_HOST_MEMORY;
+    gl->binding = binding;
+    gl->display = display;
+    gl->context = context;
+    bool egl = binding == RT_GL_EGL;
+    gl->library = dlopen(egl ? "libEGL.so.1" : "libGL.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *(*get_proc)(const char *) = NULL;
+    cl_int err = CL_INVALID_OPERATION;
+    if (!gl->library)
+        goto fail;
+    get_proc = dlsym(gl->library, egl ? "eglGetProcAddress" : "glXGetProcAddressARB");
+    gl->get_current_context =
+        dlsym(gl->library, egl ? "eglGetCurrentContext" : "glXGetCurrentContext");
+    if (egl)
+        gl->egl_make_current = dlsym(gl->library, "eglMakeCurrent");
+    else
+        gl->glx_make_current = dlsym(gl->library, "glXMakeContextCurrent");
+    if (!get_proc || !gl->get_current_context || (!gl->egl_make_current && !gl->glx_make_current))
+        goto fail;
+    if (egl) {
+        /* an EGL context the display does not know is no share group */
+        EGLBoolean (*query)(EGLDisplay, EGLContext, EGLint, EGLint *) =
+            dlsym(gl->library, "eglQueryContext");
+        EGLint api = 0;
+        if (!query || !query(display, context, EGL_CONTEXT_CLIENT_TYPE, &api)) {
+            err = CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR;
+            goto fail;
+        }
+        /* OpenGL ES has neither glGetTexImage nor glGetBufferSubData */
+        if (api != EGL_OPENGL_API)
+            goto fail;
+    }
+#define FIND(name, result, params)                                                                 \
+    if (!(gl->fn.name = (result(*) params)get_proc("gl" #name)))                                   \
+        goto fail;
+    GL_FUNCTIONS(FIND)
+#undef FIND
+    *out = gl;
+    return CL_SUCCESS;
+fail:
+    rt_gl_close(gl);
+    return err;
+}
+
+void rt_gl_close(struct rt_gl *gl)
+{
+    if (!gl)
+        return;
+    if (gl->library)
+        dlclose(gl->library);
+    free(gl);
+}
+
+/* --- a call's GL context and state --- */
+
+static cl_int enter(struct rt_gl *gl, bool *made_current)
+{
+    *made_current = false;
+    if (!gl->get_current_context()) {
+        bool made =
+            gl->binding == RT_GL_EGL
+                ? gl->egl_make_current(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context)
+                : gl->display && gl->glx_make_current(gl->display, 0, 0, gl->context);
+        if (!made)
+            return CL_OUT_OF_RESOURCES;
+        *made_current = true;
+    }
+    while (gl->fn.GetError() != GL_NO_ERROR)
+        ;
+    return CL_SUCCESS;
+}
+
+static void leave(struct rt_gl *gl, bool made_current)
+{
+    if (!made_current)
+        return;
+    if (gl->binding == RT_GL_EGL)
+        gl->egl_make_current(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    else
+        gl->glx_make_current(gl->display, 0, 0, NULL);
+}
+
+/* The pixel store: rows tightly packed, bytes as they are, no pixel
+ * buffer object in the way. */
+static const GLenum pixel_store[] = {
+    GL_PACK_SWAP_BYTES,   GL_PACK_LSB_FIRST,     GL_PACK_ROW_LENGTH,    GL_PACK_IMAGE_HEIGHT,
+    GL_PACK_SKIP_ROWS,    GL_PACK_SKIP_PIXELS,   GL_PACK_SKIP_IMAGES,   GL_PACK_ALIGNMENT,
+    GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,   GL_UNPACK_ROW_LENGTH,  GL_UNPACK_IMAGE_HEIGHT,
+    GL_UNPACK_SKIP_ROWS,  GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_ALIGNMENT,
+};
+#define PIXEL_STORE_COUNT (sizeof pixel_store / sizeof pixel_store[0])
+
+struct saved_state {
+    GLint store[PIXEL_STORE_COUNT];
+    GLint pack_buffer, unpack_buffer;
+};
+
+static void save_pixel_store(struct rt_gl *gl, struct saved_state *saved)
+{
+    for (size_t i = 0; i < PIXEL_STORE_COUNT; i++) {
+        gl->fn.GetIntegerv(pixel_store[i], &saved->store[i]);
+        bool alignment =
+            pixel_store[i] == GL_PACK_ALIGNMENT || pixel_store[i] == GL_UNPACK_ALIGNMENT;
+        gl->fn.PixelStorei(pixel_store[i], alignment ? 1 : 0);
+    }
+    gl->fn.GetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &saved->pack_buffer);
+    gl->fn.GetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &saved->unpack_buffer);
+    gl->fn.BindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    gl->fn.BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+static void restore_pixel_store(struct rt_gl *gl, const struct saved_state *saved)
+{
+    for (size_t i = 0; i < PIXEL_STORE_COUNT; i++)
+        gl->fn.PixelStorei(pixel_store[i], saved->store[i]);
+    gl->fn.BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)saved->pack_buffer);
+    gl->fn.BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)saved->unpack_buffer);
+}
+
+/* Textures are bound to their target (a cube map's face to the cube map);
+ * the binding the query returns is put back afterwards. */
+static GLenum base_target(GLenum target)
+{
+    if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
+        return GL_TEXTURE_CUBE_MAP;
+    return target;
+}
+
+static GLenum binding_query(GLenum base)
+{
+    switch (base) {
+    case GL_TEXTURE_1D: return GL_TEXTURE_BINDING_1D;
+    case GL_TEXTURE_1D_ARRAY: return GL_TEXTURE_BINDING_1D_ARRAY;
+    case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
+    case GL_TEXTURE_2D_ARRAY: return GL_TEXTURE_BINDING_2D_ARRAY;
+    case GL_TEXTURE_3D: return GL_TEXTURE_BINDING_3D;
+    case GL_TEXTURE_RECTANGLE: return GL_TEXTURE_BINDING_RECTANGLE;
+    case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
+    case GL_TEXTURE_BUFFER: return GL_TEXTURE_BINDING_BUFFER;
+    default: return 0;
+    }
+}
+
+static GLint bind_texture(struct rt_gl *gl, GLenum target, GLuint name)
+{
+    GLint old = 0;
+    gl->fn.GetIntegerv(binding_query(base_target(target)), &old);
+    gl->fn.BindTexture(base_target(target), name);
+    return old;
+}
+
+static GLint bind_buffer(struct rt_gl *gl, GLuint name)
+{
+    GLint old = 0;
+    gl->fn.GetIntegerv(GL_ARRAY_BUFFER_BINDING, &old);
+    gl->fn.BindBuffer(GL_ARRAY_BUFFER, name);
+    return old;
+}
+
+/* --- formats --- */
+
+/* The extension's table of GL internal formats and the OpenCL image
+ * formats they map to (cl_khr_gl_sharing, "Image Formats for OpenGL Texture
+ * and Renderbuffer Sharing"): one, two and four channels of each type. */
+static const struct {
+    GLenum r, rg, rgba;
+    cl_channel_type type;
+} sized_formats[] = {
+    {GL_R8, GL_RG8, GL_RGBA8, CL_UNORM_INT8},
+    {GL_R8_SNORM, GL_RG8_SNORM, GL_RGBA8_SNORM, CL_SNORM_INT8},
+    {GL_R16, GL_RG16, GL_RGBA16, CL_UNORM_INT16},
+    {GL_R16_SNORM, GL_RG16_SNORM, GL_RGBA16_SNORM, CL_SNORM_INT16},
+    {GL_R8I, GL_RG8I, GL_RGBA8I, CL_SIGNED_INT8},
+    {GL_R16I, GL_RG16I, GL_RGBA16I, CL_SIGNED_INT16},
+    {GL_R32I, GL_RG32I, GL_RGBA32I, CL_SIGNED_INT32},
+    {GL_R8UI, GL_RG8UI, GL_RGBA8UI, CL_UNSIGNED_INT8},
+    {GL_R16UI, GL_RG16UI, GL_RGBA16UI, CL_UNSIGNED_INT16},
+    {GL_R32UI, GL_RG32UI, GL_RGBA32UI, CL_UNSIGNED_INT32},
+    {GL_R16F, GL_RG16F, GL_RGBA16F, CL_HALF_FLOAT},
+    {GL_R32F, GL_RG32F, GL_RGBA32F, CL_FLOAT},
+};
+
+static bool cl_format_of(GLenum internal, cl_image_format *format)
+{
+    for (size_t i = 0; i < sizeof sized_formats / sizeof sized_formats[0]; i++) {
+        format->image_channel_data_type = sized_formats[i].type;
+        if (internal == sized_formats[i].r)
+            return format->image_channel_order = CL_R, true;
+        if (internal == sized_formats[i].rg)
+            return format->image_channel_order = CL_RG, true;
+        if (internal == sized_formats[i].rgba)
+            return format->image_channel_order = CL_RGBA, true;
+    }
+    switch (internal) {
+    case GL_RGBA: /* unsized: GL gives it 8 bits a channel */
+        *format = (cl_image_format){CL_RGBA, CL_UNORM_INT8};
+        return true;
+    case GL_SRGB8_ALPHA8: *format = (cl_image_format){CL_sRGBA, CL_UNORM_INT8}; return true;
+    /* cl_khr_gl_depth_images' depth-only formats (CL_DEPTH is core in 2.0) */
+    case GL_DEPTH_COMPONENT16: *format = (cl_image_format){CL_DEPTH, CL_UNORM_INT16}; return true;
+    case GL_DEPTH_COMPONENT32F: *format = (cl_image_format){CL_DEPTH, CL_FLOAT}; return true;
+    default: return false;
+    }
+}
+
+/* The GL format and type that transfer an image's pixels as OpenCL stores
+ * them. */
+static void transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type)
+{
+    cl_channel_type type = format->image_channel_data_type;
+    bool integer = type >= CL_SIGNED_INT8 && type <= CL_UNSIGNED_INT32;
+    switch (format->image_channel_order) {
+    case CL_R: *gl_format = integer ? GL_RED_INTEGER : GL_RED; break;
+    case CL_RG: *gl_format = integer ? GL_RG_INTEGER : GL_RG; break;
+    case CL_DEPTH: *gl_format = GL_DEPTH_COMPONENT; break;
+    default: *gl_format = integer ? GL_RGBA_INTEGER : GL_RGBA; break;
+    }
+    switch (type) {
+    case CL_UNORM_INT8:
+    case CL_UNSIGNED_INT8: *gl_type = GL_UNSIGNED_BYTE; break;
+    case CL_SNORM_INT8:
+    case CL_SIGNED_INT8: *gl_type = GL_BYTE; break;
+    case CL_UNORM_INT16:
+    case CL_UNSIGNED_INT16: *gl_type = GL_UNSIGNED_SHORT; break;
+    case CL_SNORM_INT16:
+    case CL_SIGNED_INT16: *gl_type = GL_SHORT; break;
+    case CL_SIGNED_INT32: *gl_type = GL_INT; break;
+    case CL_UNSIGNED_INT32: *gl_type = GL_UNSIGNED_INT; break;
+    case CL_HALF_FLOAT: *gl_type = GL_HALF_FLOAT; break;
+    default: *gl_type = GL_FLOAT; break;
+    }
+}
+
+/* --- describing a GL object --- */
+
+static cl_int describe_buffer(struct rt_gl *gl, GLuint name, struct rt_gl_shape *shape)
+{
+    if (!gl->fn.IsBuffer(name))
+        return CL_INVALID_GL_OBJECT;
+    GLint old = bind_buffer(gl, name), size = 0;
+    gl->fn.GetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+    gl->fn.BindBuffer(GL_ARRAY_BUFFER, (GLuint)old);
+    /* "does not have an existing data store or the size of the buffer is 0" */
+    if (size <= 0)
+        return CL_INVALID_GL_OBJECT;
+    shape->size = (size_t)size;
+    return CL_SUCCESS;
+}
+
+static cl_int describe_renderbuffer(struct rt_gl *gl, GLuint name, struct rt_gl_shape *shape)
+{
+    if (!gl->fn.IsRenderbuffer(name))
+        return CL_INVALID_GL_OBJECT;
+    GLint old = 0, width = 0, height = 0, internal = 0, samples = 0;
+    gl->fn.GetIntegerv(GL_RENDERBUFFER_BINDING, &old);
+    gl->fn.BindRenderbuffer(GL_RENDERBUFFER, name);
+    gl->fn.GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &width);
+    gl->fn.GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &height);
+    gl->fn.GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
+    gl->fn.GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+    gl->fn.BindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
+    if (width <= 0 || height <= 0)
+        return CL_INVALID_GL_OBJECT;
+    /* multi-sample renderbuffers are cl_khr_gl_msaa_sharing's */
+    if (samples > 1)
+        return CL_INVALID_OPERATION;
+    if (!cl_format_of((GLenum)internal, &shape->format))
+        return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    shape->desc = (cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D,
+                                  .image_width = (size_t)width,
+                                  .image_height = (size_t)height};
+    return CL_SUCCESS;
+}
+
+static cl_mem_object_type image_type_of(GLenum base)
+{
+    switch (base) {
+    case GL_TEXTURE_1D: return CL_MEM_OBJECT_IMAGE1D;
+    case GL_TEXTURE_1D_ARRAY: return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    case GL_TEXTURE_2D_ARRAY: return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    case GL_TEXTURE_3D: return CL_MEM_OBJECT_IMAGE3D;
+    case GL_TEXTURE_BUFFER: return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    default: return CL_MEM_OBJECT_IMAGE2D; /* 2D, rectangle, a cube map's face */
+    }
+}
+
+/* 2.2 extensions spec, clCreateFromGLTexture: CL_INVALID_MIP_LEVEL below
+ * the texture's base level or above q (the last level of its chain),
+ * CL_INVALID_GL_OBJECT when the texture's type is not the target's or the
+ * level is not defined, CL_INVALID_OPERATION for a border. */
+static cl_int describe_texture_bound(struct rt_gl *gl, const struct rt_gl_object *object,
+                                     struct rt_gl_shape *shape)
+{
+    GLenum target = object->target, base = base_target(target);
+    if (gl->fn.GetError() != GL_NO_ERROR) /* bound to a target of another type */
+        return CL_INVALID_GL_OBJECT;
+    GLint level = object->level;
+    if (base == GL_TEXTURE_BUFFER || base == GL_TEXTURE_RECTANGLE) {
+        if (level != 0)
+            return CL_INVALID_MIP_LEVEL;
+    } else {
+        GLint base_level = 0, max_level = 1000;
+        gl->fn.GetTexParameteriv(base, GL_TEXTURE_BASE_LEVEL, &base_level);
+        gl->fn.GetTexParameteriv(base, GL_TEXTURE_MAX_LEVEL, &max_level);
+        /* q: the base level's chain, down to 1 in every dimension */
+        GLint w = 0, h = 0, d = 0, q = base_level;
+        gl->fn.GetTexLevelParameteriv(target, base_level, GL_TEXTURE_WIDTH, &w);
+        gl->fn.GetTexLevelParameteriv(target, base_level, GL_TEXTURE_HEIGHT, &h);
+        gl->fn.GetTexLevelParameteriv(target, base_level, GL_TEXTURE_DEPTH, &d);
+        GLint largest = w;
+        if (base != GL_TEXTURE_1D_ARRAY && h > largest)
+            largest = h;
+        if (base == GL_TEXTURE_3D && d > largest)
+            largest = d;
+        while (largest > 1) {
+            largest /= 2;
+            q++;
+        }
+        if (level < base_level || level > (q < max_level ? q : max_level))
+            return CL_INVALID_MIP_LEVEL;
+    }
+    GLint width = 0, height = 0, depth = 0, internal = 0, border = 0;
+    gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &width);
+    gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &height);
+    gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH, &depth);
+    gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+    if (gl->fn.GetError() != GL_NO_ERROR || width <= 0 || height <= 0 || depth <= 0)
+        return CL_INVALID_GL_OBJECT;
+    /* GL_TEXTURE_BORDER is gone from core profiles: an error there */
+    gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_BORDER, &border);
+    if (gl->fn.GetError() == GL_NO_ERROR && border > 0)
+        return CL_INVALID_OPERATION;
+    if (!cl_format_of((GLenum)internal, &shape->format))
+        return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    cl_image_desc *d = &shape->desc;
+    *d = (cl_image_desc){.image_type = image_type_of(base), .image_width = (size_t)width};
+    switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY: d->image_array_size = (size_t)height; break;
+    case CL_MEM_OBJECT_IMAGE2D: d->image_height = (size_t)height; break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        d->image_height = (size_t)height;
+        d->image_array_size = (size_t)depth;
+        break;
+    case CL_MEM_OBJECT_IMAGE3D:
+        d->image_height = (size_t)height;
+        d->image_depth = (size_t)depth;
+        break;
+    default: break;
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int describe_texture(struct rt_gl *gl, const struct rt_gl_object *object,
+                               struct rt_gl_shape *shape)
+{
+    if (!gl->fn.IsTexture(object->name))
+        return CL_INVALID_GL_OBJECT;
+    GLint old = bind_texture(gl, object->target, object->name);
+    cl_int err = describe_texture_bound(gl, object, shape);
+    gl->fn.BindTexture(base_target(object->target), (GLuint)old);
+    return err;
+}
+
+cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
+                      struct rt_gl_shape *shape)
+{
+    bool made_current;
+    cl_int err = enter(gl, &made_current);
+    if (err)
+        return err;
+    switch (object->type) {
+    case CL_GL_OBJECT_BUFFER: err = describe_buffer(gl, object->name, shape); break;
+    case CL_GL_OBJECT_RENDERBUFFER: err = describe_renderbuffer(gl, object->name, shape); break;
+    default: err = describe_texture(gl, object, shape); break;
+    }
+    leave(gl, made_current);
+    return err;
+}
+
+/* --- copies --- */
+
+/* A buffer's bytes, or a buffer texture's data store (from its offset). */
+static void copy_buffer(struct rt_gl *gl, GLuint name, GLintptr offset, cl_mem mem, bool to_gl)
+{
+    GLint old = bind_buffer(gl, name);
+    if (to_gl)
+        gl->fn.BufferSubData(GL_ARRAY_BUFFER, offset, (GLsizeiptr)mem->size, mem->storage);
+    else
+        gl->fn.GetBufferSubData(GL_ARRAY_BUFFER, offset, (GLsizeiptr)mem->size, mem->storage);
+    gl->fn.BindBuffer(GL_ARRAY_BUFFER, (GLuint)old);
+}
+
+static void copy_texture_buffer(struct rt_gl *gl, GLuint texture, cl_mem mem, bool to_gl)
+{
+    GLint old = bind_texture(gl, GL_TEXTURE_BUFFER, texture), store = 0, offset = 0;
+    gl->fn.GetTexLevelParameteriv(GL_TEXTURE_BUFFER, 0, GL_TEXTURE_BUFFER_DATA_STORE_BINDING,
+                                  &store);
+    gl->fn.GetTexLevelParameteriv(GL_TEXTURE_BUFFER, 0, GL_TEXTURE_BUFFER_OFFSET, &offset);
+    if (gl->fn.GetError() != GL_NO_ERROR) /* GL_TEXTURE_BUFFER_OFFSET is GL 4.3 */
+        offset = 0;
+    gl->fn.BindTexture(GL_TEXTURE_BUFFER, (GLuint)old);
+    copy_buffer(gl, (GLuint)store, offset, mem, to_gl);
+}
+
+static void copy_texture(struct rt_gl *gl, cl_mem mem, bool to_gl)
+{
+    const struct rt_gl_object *object = &mem->gl;
+    const cl_image_desc *d = &mem->desc;
+    GLenum format, type;
+    transfer_format(&mem->format, &format, &type);
+    GLint old = bind_texture(gl, object->target, object->name);
+    GLenum target = object->target;
+    GLint level = object->level;
+    GLsizei width = (GLsizei)d->image_width;
+    void *pixels = mem->image.data;
+    if (!to_gl)
+        gl->fn.GetTexImage(target, level, format, type, pixels);
+    else if (d->image_type == CL_MEM_OBJECT_IMAGE1D)
+        gl->fn.TexSubImage1D(target, level, 0, width, format, type, pixels);
+    else if (d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        gl->fn.TexSubImage2D(target, level, 0, 0, width, (GLsizei)d->image_array_size, format, type,
+                             pixels);
+    else if (d->image_type == CL_MEM_OBJECT_IMAGE2D)
+        gl->fn.TexSubImage2D(target, level, 0, 0, width, (GLsizei)d->image_height, format, type,
+                             pixels);
+    else
+        gl->fn.TexSubImage3D(target, level, 0, 0, 0, width, (GLsizei)d->image_height,
+                             (GLsizei)(d->image_type == CL_MEM_OBJECT_IMAGE3D
+                                           ? d->image_depth
+                                           : d->image_array_size),
+                             format, type, pixels);
+    gl->fn.BindTexture(base_target(target), (GLuint)old);
+}
+
+/* A renderbuffer has no call that reads or writes its pixels outside a
+ * framebuffer; its contents go through a texture of its format instead
+ * (glCopyImageSubData, GL 4.3 or ARB_copy_image), which leaves the
+ * application's framebuffer state alone. */
+static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
+{
+    GLenum format, type;
+    transfer_format(&mem->format, &format, &type);
+    GLsizei width = (GLsizei)mem->desc.image_width, height = (GLsizei)mem->desc.image_height;
+    GLint old_renderbuffer = 0, internal = 0;
+    gl->fn.GetIntegerv(GL_RENDERBUFFER_BINDING, &old_renderbuffer);
+    gl->fn.BindRenderbuffer(GL_RENDERBUFFER, mem->gl.name);
+    gl->fn.GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &internal);
+    gl->fn.BindRenderbuffer(GL_RENDERBUFFER, (GLuint)old_renderbuffer);
+    GLuint texture = 0;
+    gl->fn.GenTextures(1, &texture);
+    GLint old = bind_texture(gl, GL_TEXTURE_2D, texture);
+    /* glCopyImageSubData takes complete textures only: one level */
+    gl->fn.TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    gl->fn.TexImage2D(GL_TEXTURE_2D, 0, internal, width, height, 0, format, type,
+                      to_gl ? mem->image.data : NULL);
+    if (to_gl) {
+        gl->fn.CopyImageSubData(texture, GL_TEXTURE_2D, 0, 0, 0, 0, mem->gl.name, GL_RENDERBUFFER,
+                                0, 0, 0, 0, width, height, 1);
+    } else {
+        gl->fn.CopyImageSubData(mem->gl.name, GL_RENDERBUFFER, 0, 0, 0, 0, texture, GL_TEXTURE_2D,
+                                0, 0, 0, 0, width, height, 1);
+        gl->fn.GetTexImage(GL_TEXTURE_2D, 0, format, type, mem->image.data);
+    }
+    gl->fn.BindTexture(GL_TEXTURE_2D, (GLuint)old);
+    gl->fn.DeleteTextures(1, &texture);
+}
+
+static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
+{
+    bool made_current;
+    cl_int err = enter(gl, &made_current);
+    if (err)
+        return err;
+    struct saved_state saved;
+    save_pixel_store(gl, &saved);
+    switch (mem->gl.type) {
+    case CL_GL_OBJECT_BUFFER: copy_buffer(gl, mem->gl.name, 0, mem, to_gl); break;
+    case CL_GL_OBJECT_TEXTURE_BUFFER: copy_texture_buffer(gl, mem->gl.name, mem, to_gl); break;
+    case CL_GL_OBJECT_RENDERBUFFER: copy_renderbuffer(gl, mem, to_gl); break;
+    default: copy_texture(gl, mem, to_gl); break;
+    }
+    restore_pixel_store(gl, &saved);
+    /* the object gone, or changed under OpenCL (undefined by the extension) */
+    if (gl->fn.GetError() != GL_NO_ERROR)
+        err = CL_INVALID_GL_OBJECT;
+    if (to_gl)
+        gl->fn.Flush();
+    leave(gl, made_current);
+    return err;
+}
+
+cl_int rt_gl_read(struct rt_gl *gl, cl_mem mem)
+{
+    return copy(gl, mem, false);
+}
+
+cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem)
+{
+    return copy(gl, mem, true);
+}

@@ -1,0 +1,728 @@
+/* test_gl_sharing.c - OpenGL sharing (cl_khr_gl_sharing) with an EGL
+ * context of Mesa's software renderer, made without a window
+ * (EGL_MESA_platform_surfaceless): a context made from the GL context and
+ * its queries; GL buffers, 1D, 2D, 2D array, 3D, cube map, buffer
+ * textures, a mipmap level and renderbuffers read and written by kernels
+ * between acquire and release, each compared with what the host computes
+ * and with what GL holds afterwards; the application's GL state left as it
+ * was; acquiring on a thread with no current GL context; the errors.
+ *
+ * The GL functions are found through eglGetProcAddress: the test links
+ * only libEGL. */
+#define GL_GLEXT_PROTOTYPES
+#include <CL/cl_gl.h>
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include "../harness.h"
+
+#define GL_TEST_FUNCTIONS(X)                                                                       \
+    X(GetError)                                                                                    \
+    X(GetIntegerv)                                                                                 \
+    X(PixelStorei) X(Finish) X(GenBuffers) X(DeleteBuffers) X(BindBuffer) X(BufferData)            \
+        X(GetBufferSubData) X(GenTextures) X(DeleteTextures) X(BindTexture) X(TexParameteri)       \
+            X(TexImage1D) X(TexImage2D) X(TexImage3D) X(GetTexImage) X(TexBuffer)                  \
+                X(GenRenderbuffers) X(DeleteRenderbuffers) X(BindRenderbuffer)                     \
+                    X(RenderbufferStorage) X(GenFramebuffers) X(DeleteFramebuffers)                \
+                        X(BindFramebuffer) X(FramebufferRenderbuffer) X(ClearColor) X(Clear)       \
+                            X(ReadPixels)
+
+static struct {
+#define FIELD(name) __typeof__(gl##name) *name;
+    GL_TEST_FUNCTIONS(FIELD)
+#undef FIELD
+} gl;
+
+static const char *source =
+    "kernel void scale(global int *data)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    data[i] = data[i] * 2 + 1;\n"
+    "}\n"
+    "kernel void invert(read_only image2d_t src, write_only image2d_t dst)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagef(dst, p, (float4)(1.0f) - read_imagef(src, p));\n"
+    "}\n"
+    "kernel void read_3d(read_only image3d_t src, global uint4 *out)\n"
+    "{\n"
+    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
+    "    size_t i = (p.z * get_global_size(1) + p.y) * get_global_size(0) + p.x;\n"
+    "    out[i] = read_imageui(src, p);\n"
+    "}\n"
+    "kernel void fill_array(write_only image2d_array_t dst)\n"
+    "{\n"
+    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
+    "    write_imageui(dst, p, (uint4)(p.x, p.y, p.z, p.x + p.y + p.z));\n"
+    "}\n"
+    "kernel void double_1d(read_only image1d_buffer_t src, write_only image1d_t dst)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    write_imagef(dst, i, read_imagef(src, i) * 2.0f);\n"
+    "}\n"
+    "kernel void add_layer(read_write image1d_array_t img)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagei(img, p, read_imagei(img, p) + (int4)(p.y));\n"
+    "}\n";
+
+static struct harness h; /* its context made from the GL context */
+static cl_program program;
+static EGLDisplay display;
+static EGLContext gl_context;
+
+/* A desktop OpenGL context on Mesa's surfaceless platform, current. */
+static void open_gl(void)
+{
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    REQUIRE(get_display);
+    display = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    REQUIRE(display != EGL_NO_DISPLAY && eglInitialize(display, NULL, NULL));
+    REQUIRE(eglBindAPI(EGL_OPENGL_API));
+    const EGLint attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                                 EGL_OPENGL_BIT, EGL_NONE};
+    EGLConfig config;
+    EGLint count = 0;
+    REQUIRE(eglChooseConfig(display, attributes, &config, 1, &count) && count == 1);
+    gl_context = eglCreateContext(display, config, EGL_NO_CONTEXT, NULL);
+    REQUIRE(gl_context != EGL_NO_CONTEXT);
+    REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl_context));
+#define FIND(name) REQUIRE((gl.name = (__typeof__(gl##name) *)eglGetProcAddress("gl" #name)));
+    GL_TEST_FUNCTIONS(FIND)
+#undef FIND
+}
+
+static cl_context_properties gl_properties[] = {
+    CL_CONTEXT_PLATFORM, 0, CL_GL_CONTEXT_KHR, 0, CL_EGL_DISPLAY_KHR, 0, 0};
+
+static void open_cl(void)
+{
+    REQUIRE(harness_find_cpucl(&h.platform, &h.device));
+    REQUIRE(harness_has_extension(&h, "cl_khr_gl_sharing"));
+    gl_properties[1] = (cl_context_properties)h.platform;
+    gl_properties[3] = (cl_context_properties)gl_context;
+    gl_properties[5] = (cl_context_properties)display;
+    cl_int err;
+    h.context = clCreateContext(gl_properties, 1, &h.device, NULL, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    h.queue = clCreateCommandQueueWithProperties(h.context, h.device, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+}
+
+static void context_queries(void)
+{
+    clGetGLContextInfoKHR_fn info =
+        (clGetGLContextInfoKHR_fn)clGetExtensionFunctionAddressForPlatform(h.platform,
+                                                                           "clGetGLContextInfoKHR");
+    REQUIRE(info);
+    cl_device_id device = NULL;
+    size_t size = 0;
+    CHECK_OK(
+        info(gl_properties, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, sizeof device, &device, &size));
+    CHECK(device == h.device && size == sizeof device);
+    CHECK_OK(info(gl_properties, CL_DEVICES_FOR_GL_CONTEXT_KHR, 0, NULL, &size));
+    CHECK_EQ(size, sizeof(cl_device_id));
+    CHECK_ERR(info(gl_properties, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, 1, &device, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(info(gl_properties, 0x7777, sizeof device, &device, NULL), CL_INVALID_VALUE);
+    cl_context_properties no_gl[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)h.platform, 0};
+    CHECK_ERR(info(no_gl, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, sizeof device, &device, NULL),
+              CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR);
+    /* the context keeps the properties it was made with */
+    cl_context_properties kept[8];
+    CHECK_OK(clGetContextInfo(h.context, CL_CONTEXT_PROPERTIES, sizeof kept, kept, &size));
+    CHECK(size == sizeof gl_properties && !memcmp(kept, gl_properties, size));
+}
+
+static void run_2d(cl_kernel k, size_t width, size_t height)
+{
+    size_t global[2] = {width, height};
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+}
+
+/* A GL buffer doubled (and one added) by a kernel; GL sees the result. */
+static void buffers(void)
+{
+    enum { N = 1000 };
+    int data[N], back[N];
+    for (int i = 0; i < N; i++)
+        data[i] = i * 7 - 300;
+    GLuint name;
+    gl.GenBuffers(1, &name);
+    gl.BindBuffer(GL_ARRAY_BUFFER, name);
+    gl.BufferData(GL_ARRAY_BUFFER, sizeof data, data, GL_DYNAMIC_DRAW);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    gl.Finish();
+    cl_int err;
+    cl_mem mem = clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, name, &err);
+    CHECK_OK(err);
+    size_t size = 0;
+    CHECK_OK(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL));
+    CHECK_EQ(size, sizeof data);
+    cl_gl_object_type type = 0;
+    cl_GLuint object_name = 0;
+    CHECK_OK(clGetGLObjectInfo(mem, &type, &object_name));
+    CHECK(type == CL_GL_OBJECT_BUFFER && object_name == name);
+    CHECK_ERR(clGetGLTextureInfo(mem, CL_GL_TEXTURE_TARGET, sizeof type, &type, NULL),
+              CL_INVALID_GL_OBJECT);
+
+    cl_event acquired;
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 1, &mem, 0, NULL, &acquired));
+    cl_command_type command = 0;
+    CHECK_OK(clGetEventInfo(acquired, CL_EVENT_COMMAND_TYPE, sizeof command, &command, NULL));
+    CHECK_EQ(command, CL_COMMAND_ACQUIRE_GL_OBJECTS);
+    clReleaseEvent(acquired);
+    cl_kernel k = harness_kernel(program, "scale");
+    CHECK_OK(clSetKernelArg(k, 0, sizeof mem, &mem));
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    cl_event released;
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 1, &mem, 0, NULL, &released));
+    CHECK_OK(clWaitForEvents(1, &released));
+    clReleaseEvent(released);
+
+    gl.BindBuffer(GL_ARRAY_BUFFER, name);
+    gl.GetBufferSubData(GL_ARRAY_BUFFER, 0, sizeof back, back);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += back[i] != data[i] * 2 + 1;
+    CHECK_NONE_WRONG(wrong, "GL buffer after the kernel");
+    clReleaseKernel(k);
+    clReleaseMemObject(mem);
+    gl.DeleteBuffers(1, &name);
+}
+
+static GLuint texture_2d(GLenum target, GLenum internal, GLsizei width, GLsizei height,
+                         GLenum format, GLenum type, const void *pixels)
+{
+    GLuint name;
+    gl.GenTextures(1, &name);
+    gl.BindTexture(target, name);
+    gl.TexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl.TexImage2D(target, 0, internal, width, height, 0, format, type, pixels);
+    gl.BindTexture(target, 0);
+    return name;
+}
+
+/* RGBA8 and RGBA32F 2D textures (and a rectangle) inverted into another
+ * texture, which GL then holds. */
+static void textures_2d(void)
+{
+    enum { W = 13, H = 7 };
+    unsigned char bytes[W * H * 4], back_bytes[W * H * 4];
+    float floats[W * H * 4], back_floats[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++) {
+        bytes[i] = (unsigned char)(i * 37 + 11);
+        floats[i] = (float)i / 64.0f - 2.0f;
+    }
+    const struct {
+        GLenum target, internal, type;
+        const void *pixels;
+        void *back;
+    } cases[] = {
+        {GL_TEXTURE_2D, GL_RGBA8, GL_UNSIGNED_BYTE, bytes, back_bytes},
+        {GL_TEXTURE_RECTANGLE, GL_RGBA8, GL_UNSIGNED_BYTE, bytes, back_bytes},
+        {GL_TEXTURE_2D, GL_RGBA32F, GL_FLOAT, floats, back_floats},
+    };
+    cl_kernel k = harness_kernel(program, "invert");
+    for (int c = 0; c < 3; c++) {
+        GLenum target = cases[c].target, type = cases[c].type;
+        GLuint src = texture_2d(target, cases[c].internal, W, H, GL_RGBA, type, cases[c].pixels);
+        GLuint dst = texture_2d(target, cases[c].internal, W, H, GL_RGBA, type, NULL);
+        gl.Finish();
+        cl_int err;
+        cl_mem images[2];
+        images[0] = clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, target, 0, src, &err);
+        CHECK_OK(err);
+        images[1] = clCreateFromGLTexture(h.context, CL_MEM_WRITE_ONLY, target, 0, dst, &err);
+        CHECK_OK(err);
+        if (!images[0] || !images[1])
+            continue;
+        cl_image_format format;
+        CHECK_OK(clGetImageInfo(images[0], CL_IMAGE_FORMAT, sizeof format, &format, NULL));
+        CHECK_EQ(format.image_channel_order, CL_RGBA);
+        CHECK_EQ(format.image_channel_data_type, type == GL_FLOAT ? CL_FLOAT : CL_UNORM_INT8);
+        size_t width = 0, height = 0;
+        CHECK_OK(clGetImageInfo(images[0], CL_IMAGE_WIDTH, sizeof width, &width, NULL));
+        CHECK_OK(clGetImageInfo(images[0], CL_IMAGE_HEIGHT, sizeof height, &height, NULL));
+        CHECK(width == W && height == H);
+        cl_GLenum gl_target = 0;
+        cl_GLint level = -1;
+        CHECK_OK(clGetGLTextureInfo(images[0], CL_GL_TEXTURE_TARGET, sizeof gl_target, &gl_target,
+                                    NULL));
+        CHECK_OK(clGetGLTextureInfo(images[0], CL_GL_MIPMAP_LEVEL, sizeof level, &level, NULL));
+        CHECK(gl_target == target && level == 0);
+        cl_gl_object_type object_type;
+        CHECK_OK(clGetGLObjectInfo(images[1], &object_type, NULL));
+        CHECK_EQ(object_type, CL_GL_OBJECT_TEXTURE2D);
+
+        CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 2, images, 0, NULL, NULL));
+        CHECK_OK(harness_args(k, 2, ARG(images[0]), ARG(images[1])));
+        run_2d(k, W, H);
+        CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 2, images, 0, NULL, NULL));
+        CHECK_OK(clFinish(h.queue));
+
+        gl.BindTexture(target, dst);
+        gl.GetTexImage(target, 0, GL_RGBA, type, cases[c].back);
+        gl.BindTexture(target, 0);
+        int wrong = 0;
+        for (int i = 0; i < W * H * 4; i++)
+            wrong += type == GL_FLOAT ? back_floats[i] != 1.0f - floats[i]
+                                      : back_bytes[i] != 255 - bytes[i];
+        CHECK_NONE_WRONG(wrong, "inverted texels");
+        clReleaseMemObject(images[0]);
+        clReleaseMemObject(images[1]);
+        GLuint names[2] = {src, dst};
+        gl.DeleteTextures(2, names);
+    }
+    clReleaseKernel(k);
+}
+
+/* A 3D RGBA16UI texture read by a kernel; a 2D array RGBA8UI texture
+ * written by one. */
+static void textures_3d(void)
+{
+    enum { W = 5, H = 4, D = 3, N = W * H * D };
+    unsigned short texels[N * 4];
+    for (int i = 0; i < N * 4; i++)
+        texels[i] = (unsigned short)(i * 1021 + 5);
+    GLuint names[2];
+    gl.GenTextures(2, names);
+    gl.BindTexture(GL_TEXTURE_3D, names[0]);
+    gl.TexImage3D(GL_TEXTURE_3D, 0, GL_RGBA16UI, W, H, D, 0, GL_RGBA_INTEGER, GL_UNSIGNED_SHORT,
+                  texels);
+    gl.BindTexture(GL_TEXTURE_3D, 0);
+    gl.BindTexture(GL_TEXTURE_2D_ARRAY, names[1]);
+    gl.TexImage3D(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA8UI, W, H, D, 0, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
+                  NULL);
+    gl.BindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    gl.Finish();
+    cl_int err;
+    cl_mem volume =
+        clCreateFromGLTexture3D(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_3D, 0, names[0], &err);
+    CHECK_OK(err);
+    cl_mem array =
+        clCreateFromGLTexture(h.context, CL_MEM_WRITE_ONLY, GL_TEXTURE_2D_ARRAY, 0, names[1], &err);
+    CHECK_OK(err);
+    REQUIRE(volume && array);
+    cl_mem_object_type type;
+    CHECK_OK(clGetMemObjectInfo(array, CL_MEM_TYPE, sizeof type, &type, NULL));
+    CHECK_EQ(type, CL_MEM_OBJECT_IMAGE2D_ARRAY);
+    size_t layers = 0;
+    CHECK_OK(clGetImageInfo(array, CL_IMAGE_ARRAY_SIZE, sizeof layers, &layers, NULL));
+    CHECK_EQ(layers, D);
+    cl_mem out = harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof(cl_uint4) * N, NULL);
+    cl_mem both[2] = {volume, array};
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 2, both, 0, NULL, NULL));
+    cl_kernel read = harness_kernel(program, "read_3d");
+    cl_kernel fill = harness_kernel(program, "fill_array");
+    CHECK_OK(harness_args(read, 2, ARG(volume), ARG(out)));
+    CHECK_OK(harness_args(fill, 1, ARG(array)));
+    size_t global[3] = {W, H, D};
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, read, 3, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, fill, 3, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 2, both, 0, NULL, NULL));
+    cl_uint read_back[N * 4];
+    CHECK_OK(
+        clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, sizeof read_back, read_back, 0, NULL, NULL));
+    int wrong = 0;
+    for (int i = 0; i < N * 4; i++)
+        wrong += read_back[i] != texels[i];
+    CHECK_NONE_WRONG(wrong, "3D texels read");
+    unsigned char written[N * 4];
+    gl.BindTexture(GL_TEXTURE_2D_ARRAY, names[1]);
+    gl.GetTexImage(GL_TEXTURE_2D_ARRAY, 0, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, written);
+    gl.BindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    wrong = 0;
+    for (int z = 0; z < D; z++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const unsigned char *t = &written[((z * H + y) * W + x) * 4];
+                wrong += t[0] != x || t[1] != y || t[2] != z || t[3] != x + y + z;
+            }
+    CHECK_NONE_WRONG(wrong, "2D array texels written");
+    clReleaseKernel(read);
+    clReleaseKernel(fill);
+    clReleaseMemObject(out);
+    clReleaseMemObject(volume);
+    clReleaseMemObject(array);
+    gl.DeleteTextures(2, names);
+}
+
+/* A buffer texture (R32F) doubled into a 1D texture; a 1D array texture
+ * (RGBA16I) changed in place; a cube map's face and a mipmap level read. */
+static void textures_other(void)
+{
+    enum { N = 40, LAYERS = 3 };
+    float values[N], doubled[N];
+    for (int i = 0; i < N; i++)
+        values[i] = (float)i * 0.25f - 3.0f;
+    GLuint buffer, names[4];
+    gl.GenBuffers(1, &buffer);
+    gl.BindBuffer(GL_TEXTURE_BUFFER, buffer);
+    gl.BufferData(GL_TEXTURE_BUFFER, sizeof values, values, GL_STATIC_DRAW);
+    gl.BindBuffer(GL_TEXTURE_BUFFER, 0);
+    gl.GenTextures(4, names);
+    gl.BindTexture(GL_TEXTURE_BUFFER, names[0]);
+    gl.TexBuffer(GL_TEXTURE_BUFFER, GL_R32F, buffer);
+    gl.BindTexture(GL_TEXTURE_BUFFER, 0);
+    gl.BindTexture(GL_TEXTURE_1D, names[1]);
+    gl.TexImage1D(GL_TEXTURE_1D, 0, GL_R32F, N, 0, GL_RED, GL_FLOAT, NULL);
+    gl.BindTexture(GL_TEXTURE_1D, 0);
+    short shorts[N * LAYERS * 4];
+    for (int i = 0; i < N * LAYERS * 4; i++)
+        shorts[i] = (short)(i * 13 - 700);
+    gl.BindTexture(GL_TEXTURE_1D_ARRAY, names[2]);
+    gl.TexImage2D(GL_TEXTURE_1D_ARRAY, 0, GL_RGBA16I, N, LAYERS, 0, GL_RGBA_INTEGER, GL_SHORT,
+                  shorts);
+    gl.BindTexture(GL_TEXTURE_1D_ARRAY, 0);
+    gl.Finish();
+
+    cl_int err;
+    cl_mem src =
+        clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_BUFFER, 0, names[0], &err);
+    CHECK_OK(err);
+    cl_mem dst =
+        clCreateFromGLTexture(h.context, CL_MEM_WRITE_ONLY, GL_TEXTURE_1D, 0, names[1], &err);
+    CHECK_OK(err);
+    cl_mem layered =
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_1D_ARRAY, 0, names[2], &err);
+    CHECK_OK(err);
+    REQUIRE(src && dst && layered);
+    cl_gl_object_type type;
+    CHECK_OK(clGetGLObjectInfo(src, &type, NULL));
+    CHECK_EQ(type, CL_GL_OBJECT_TEXTURE_BUFFER);
+    CHECK_OK(clGetGLObjectInfo(layered, &type, NULL));
+    CHECK_EQ(type, CL_GL_OBJECT_TEXTURE1D_ARRAY);
+    cl_mem all[3] = {src, dst, layered};
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 3, all, 0, NULL, NULL));
+    cl_kernel k = harness_kernel(program, "double_1d");
+    CHECK_OK(harness_args(k, 2, ARG(src), ARG(dst)));
+    size_t global[2] = {N, LAYERS};
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, global, NULL, 0, NULL, NULL));
+    cl_kernel add = harness_kernel(program, "add_layer");
+    CHECK_OK(harness_args(add, 1, ARG(layered)));
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, add, 2, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 3, all, 0, NULL, NULL));
+    CHECK_OK(clFinish(h.queue));
+    gl.BindTexture(GL_TEXTURE_1D, names[1]);
+    gl.GetTexImage(GL_TEXTURE_1D, 0, GL_RED, GL_FLOAT, doubled);
+    gl.BindTexture(GL_TEXTURE_1D, 0);
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += doubled[i] != values[i] * 2.0f;
+    CHECK_NONE_WRONG(wrong, "1D texels from the buffer texture");
+    short back[N * LAYERS * 4];
+    gl.BindTexture(GL_TEXTURE_1D_ARRAY, names[2]);
+    gl.GetTexImage(GL_TEXTURE_1D_ARRAY, 0, GL_RGBA_INTEGER, GL_SHORT, back);
+    gl.BindTexture(GL_TEXTURE_1D_ARRAY, 0);
+    wrong = 0;
+    for (int i = 0; i < N * LAYERS * 4; i++)
+        wrong += back[i] != shorts[i] + i / (N * 4);
+    CHECK_NONE_WRONG(wrong, "1D array texels changed in place");
+    clReleaseKernel(k);
+    clReleaseKernel(add);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(layered);
+
+    /* a cube map's face (the others hold other bytes) and level 1 of a 2D
+     * texture, each copied out through an image read */
+    enum { S = 8 };
+    unsigned char faces[6][S * S * 4], level1[4 * 4 * 4], got[S * S * 4];
+    gl.BindTexture(GL_TEXTURE_CUBE_MAP, names[3]);
+    for (int f = 0; f < 6; f++) {
+        for (int i = 0; i < S * S * 4; i++)
+            faces[f][i] = (unsigned char)(i + f * 40);
+        gl.TexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, S, S, 0, GL_RGBA,
+                      GL_UNSIGNED_BYTE, faces[f]);
+    }
+    gl.BindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    GLuint mipmapped;
+    gl.GenTextures(1, &mipmapped);
+    gl.BindTexture(GL_TEXTURE_2D, mipmapped);
+    gl.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, S, S, 0, GL_RGBA, GL_UNSIGNED_BYTE, faces[0]);
+    for (int i = 0; i < 4 * 4 * 4; i++)
+        level1[i] = (unsigned char)(200 - i);
+    gl.TexImage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, level1);
+    gl.BindTexture(GL_TEXTURE_2D, 0);
+    gl.Finish();
+    cl_mem face = clCreateFromGLTexture2D(h.context, CL_MEM_READ_ONLY,
+                                          GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 0, names[3], &err);
+    CHECK_OK(err);
+    cl_mem level =
+        clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_2D, 1, mipmapped, &err);
+    CHECK_OK(err);
+    REQUIRE(face && level);
+    cl_GLint level_number = 0;
+    CHECK_OK(
+        clGetGLTextureInfo(level, CL_GL_MIPMAP_LEVEL, sizeof level_number, &level_number, NULL));
+    CHECK_EQ(level_number, 1);
+    cl_mem two[2] = {face, level};
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 2, two, 0, NULL, NULL));
+    size_t origin[3] = {0}, region[3] = {S, S, 1};
+    CHECK_OK(clEnqueueReadImage(h.queue, face, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL));
+    CHECK(!memcmp(got, faces[3], sizeof got)); /* NEGATIVE_Y is the fourth face */
+    region[0] = region[1] = 4;
+    CHECK_OK(clEnqueueReadImage(h.queue, level, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL));
+    CHECK(!memcmp(got, level1, sizeof level1));
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 2, two, 0, NULL, NULL));
+    clReleaseMemObject(face);
+    clReleaseMemObject(level);
+    gl.DeleteTextures(1, &mipmapped);
+    gl.DeleteTextures(4, names);
+    gl.DeleteBuffers(1, &buffer);
+}
+
+/* A renderbuffer GL cleared to one colour, inverted by a kernel into
+ * another, which GL reads back through a framebuffer. */
+static void renderbuffers(void)
+{
+    enum { W = 9, H = 6 };
+    GLuint names[2], framebuffer;
+    gl.GenRenderbuffers(2, names);
+    for (int i = 0; i < 2; i++) {
+        gl.BindRenderbuffer(GL_RENDERBUFFER, names[i]);
+        gl.RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+    }
+    gl.BindRenderbuffer(GL_RENDERBUFFER, 0);
+    gl.GenFramebuffers(1, &framebuffer);
+    gl.BindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    gl.FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, names[0]);
+    gl.ClearColor(0.2f, 0.4f, 0.6f, 0.8f);
+    gl.Clear(GL_COLOR_BUFFER_BIT);
+    gl.Finish();
+    cl_int err;
+    cl_mem src = clCreateFromGLRenderbuffer(h.context, CL_MEM_READ_ONLY, names[0], &err);
+    CHECK_OK(err);
+    cl_mem dst = clCreateFromGLRenderbuffer(h.context, CL_MEM_WRITE_ONLY, names[1], &err);
+    CHECK_OK(err);
+    REQUIRE(src && dst);
+    cl_gl_object_type type;
+    cl_GLuint name;
+    CHECK_OK(clGetGLObjectInfo(src, &type, &name));
+    CHECK(type == CL_GL_OBJECT_RENDERBUFFER && name == names[0]);
+    cl_mem both[2] = {src, dst};
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 2, both, 0, NULL, NULL));
+    cl_kernel k = harness_kernel(program, "invert");
+    CHECK_OK(harness_args(k, 2, ARG(src), ARG(dst)));
+    run_2d(k, W, H);
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 2, both, 0, NULL, NULL));
+    CHECK_OK(clFinish(h.queue));
+    unsigned char pixels[W * H * 4];
+    gl.FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, names[1]);
+    gl.ReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+    const unsigned char cleared[4] = {51, 102, 153, 204}; /* 0.2 .. 0.8 of 255 */
+    int wrong = 0;
+    for (int i = 0; i < W * H * 4; i++)
+        wrong += pixels[i] != 255 - cleared[i % 4];
+    CHECK_NONE_WRONG(wrong, "renderbuffer pixels");
+    clReleaseKernel(k);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    gl.DeleteFramebuffers(1, &framebuffer);
+    gl.DeleteRenderbuffers(2, names);
+}
+
+/* What the application bound and set stays so; a thread with no current
+ * GL context acquires and releases through the CL context's own. */
+static void state_and_threads(void)
+{
+    enum { N = 64 };
+    int data[N];
+    for (int i = 0; i < N; i++)
+        data[i] = i;
+    GLuint buffer, texture, bound;
+    gl.GenBuffers(1, &buffer);
+    gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+    gl.BufferData(GL_ARRAY_BUFFER, sizeof data, data, GL_STATIC_DRAW);
+    gl.GenTextures(1, &texture);
+    gl.GenTextures(1, &bound);
+    gl.BindTexture(GL_TEXTURE_2D, texture);
+    gl.TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 3, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    gl.BindTexture(GL_TEXTURE_2D, bound);
+    gl.PixelStorei(GL_PACK_ALIGNMENT, 8);
+    gl.PixelStorei(GL_UNPACK_ROW_LENGTH, 5);
+    gl.Finish();
+    cl_int err;
+    cl_mem image =
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture, &err);
+    CHECK_OK(err);
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 1, &image, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 1, &image, 0, NULL, NULL));
+    GLint value = 0;
+    gl.GetIntegerv(GL_TEXTURE_BINDING_2D, &value);
+    CHECK_EQ(value, bound);
+    gl.GetIntegerv(GL_ARRAY_BUFFER_BINDING, &value);
+    CHECK_EQ(value, buffer);
+    gl.GetIntegerv(GL_PACK_ALIGNMENT, &value);
+    CHECK_EQ(value, 8);
+    gl.GetIntegerv(GL_UNPACK_ROW_LENGTH, &value);
+    CHECK_EQ(value, 5);
+    CHECK_EQ(gl.GetError(), GL_NO_ERROR);
+    gl.PixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl.PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    gl.BindTexture(GL_TEXTURE_2D, 0);
+    clReleaseMemObject(image);
+
+    /* no GL context current on this thread */
+    cl_mem mem = clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, buffer, &err);
+    CHECK_OK(err);
+    REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 1, &mem, 0, NULL, NULL));
+    cl_kernel k = harness_kernel(program, "scale");
+    CHECK_OK(clSetKernelArg(k, 0, sizeof mem, &mem));
+    size_t global = N;
+    CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 1, &mem, 0, NULL, NULL));
+    CHECK(eglGetCurrentContext() == EGL_NO_CONTEXT);
+    REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl_context));
+    int back[N];
+    gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+    gl.GetBufferSubData(GL_ARRAY_BUFFER, 0, sizeof back, back);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += back[i] != i * 2 + 1;
+    CHECK_NONE_WRONG(wrong, "buffer written with no GL context current");
+    clReleaseKernel(k);
+    clReleaseMemObject(mem);
+    gl.DeleteBuffers(1, &buffer);
+    gl.DeleteTextures(1, &texture);
+    gl.DeleteTextures(1, &bound);
+}
+
+static void errors(void)
+{
+    cl_int err;
+    /* context properties */
+    cl_context_properties props[9] = {CL_CONTEXT_PLATFORM,
+                                      (cl_context_properties)h.platform,
+                                      CL_GL_CONTEXT_KHR,
+                                      (cl_context_properties)gl_context,
+                                      CL_EGL_DISPLAY_KHR,
+                                      (cl_context_properties)display,
+                                      CL_GLX_DISPLAY_KHR,
+                                      (cl_context_properties)display,
+                                      0};
+    CHECK_FAILS(clCreateContext(props, 1, &h.device, NULL, NULL, &err), err, CL_INVALID_OPERATION);
+    props[6] = CL_WGL_HDC_KHR;
+    CHECK_FAILS(clCreateContext(props, 1, &h.device, NULL, NULL, &err), err, CL_INVALID_OPERATION);
+    props[6] = CL_GL_CONTEXT_KHR;
+    CHECK_FAILS(clCreateContext(props, 1, &h.device, NULL, NULL, &err), err, CL_INVALID_PROPERTY);
+    props[6] = 0;
+    static int not_a_context;
+    props[3] = (cl_context_properties)&not_a_context;
+    CHECK_FAILS(clCreateContext(props, 1, &h.device, NULL, NULL, &err), err,
+                CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR);
+
+    /* memory objects */
+    struct harness plain = harness_open();
+    GLuint buffer, texture, rgb;
+    gl.GenBuffers(1, &buffer);
+    gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+    gl.BufferData(GL_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    texture = texture_2d(GL_TEXTURE_2D, GL_RGBA8, 4, 4, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    rgb = texture_2d(GL_TEXTURE_2D, GL_RGB8, 4, 4, GL_RGB, GL_UNSIGNED_BYTE, NULL);
+    CHECK_FAILS(clCreateFromGLBuffer(plain.context, CL_MEM_READ_WRITE, buffer, &err), err,
+                CL_INVALID_CONTEXT);
+    CHECK_FAILS(clCreateFromGLBuffer(NULL, CL_MEM_READ_WRITE, buffer, &err), err,
+                CL_INVALID_CONTEXT);
+    CHECK_FAILS(clCreateFromGLBuffer(h.context, CL_MEM_COPY_HOST_PTR, buffer, &err), err,
+                CL_INVALID_VALUE);
+    CHECK_FAILS(clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, buffer + 100, &err), err,
+                CL_INVALID_GL_OBJECT);
+    CHECK_FAILS(clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, texture, &err), err,
+                CL_INVALID_GL_OBJECT);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, buffer + 100, &err),
+        err, CL_INVALID_GL_OBJECT);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_3D, 0, texture, &err), err,
+        CL_INVALID_GL_OBJECT);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_RENDERBUFFER, 0, texture, &err), err,
+        CL_INVALID_VALUE);
+    CHECK_FAILS(
+        clCreateFromGLTexture2D(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_3D, 0, texture, &err), err,
+        CL_INVALID_VALUE);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, -1, texture, &err), err,
+        CL_INVALID_MIP_LEVEL);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, 3, texture, &err), err,
+        CL_INVALID_MIP_LEVEL);
+    CHECK_FAILS(
+        clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, 1, texture, &err), err,
+        CL_INVALID_GL_OBJECT); /* in the chain but not defined */
+    CHECK_FAILS(clCreateFromGLTexture(h.context, CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, rgb, &err),
+                err, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    CHECK_FAILS(clCreateFromGLRenderbuffer(h.context, CL_MEM_READ_WRITE, texture, &err), err,
+                CL_INVALID_GL_OBJECT);
+    CHECK_EQ(gl.GetError(), GL_NO_ERROR); /* the probing left no GL error behind */
+
+    /* queries and commands */
+    cl_mem mem = clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, buffer, &err);
+    CHECK_OK(err);
+    cl_mem not_gl = harness_buffer(&h, CL_MEM_READ_WRITE, 64, NULL);
+    cl_gl_object_type type;
+    CHECK_ERR(clGetGLObjectInfo(not_gl, &type, NULL), CL_INVALID_GL_OBJECT);
+    CHECK_ERR(clGetGLObjectInfo(NULL, &type, NULL), CL_INVALID_MEM_OBJECT);
+    CHECK_ERR(clGetGLTextureInfo(not_gl, CL_GL_MIPMAP_LEVEL, sizeof type, &type, NULL),
+              CL_INVALID_GL_OBJECT);
+    CHECK_ERR(clEnqueueAcquireGLObjects(h.queue, 1, &not_gl, 0, NULL, NULL), CL_INVALID_GL_OBJECT);
+    CHECK_ERR(clEnqueueAcquireGLObjects(h.queue, 1, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueAcquireGLObjects(h.queue, 0, &mem, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueAcquireGLObjects(NULL, 1, &mem, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_ERR(clEnqueueAcquireGLObjects(plain.queue, 1, &mem, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    CHECK_ERR(clEnqueueReleaseGLObjects(h.queue, 1, &mem, 1, NULL, NULL),
+              CL_INVALID_EVENT_WAIT_LIST);
+    /* none at all: a command that only waits */
+    cl_event event;
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 0, NULL, 0, NULL, &event));
+    CHECK_OK(clWaitForEvents(1, &event));
+    clReleaseEvent(event);
+    /* a failed wait list: the release fails and copies nothing */
+    cl_event user = clCreateUserEvent(h.context, &err);
+    CHECK_OK(clSetUserEventStatus(user, -5));
+    CHECK_ERR(clEnqueueReleaseGLObjects(h.queue, 1, &mem, 1, &user, NULL),
+              CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    clReleaseEvent(user);
+    clReleaseMemObject(mem);
+    clReleaseMemObject(not_gl);
+    harness_close(&plain);
+    gl.DeleteBuffers(1, &buffer);
+    gl.DeleteTextures(1, &texture);
+    gl.DeleteTextures(1, &rgb);
+}
+
+int main(void)
+{
+    open_gl();
+    open_cl();
+    program = harness_build(&h, source, "-cl-std=CL2.0");
+    REQUIRE(program);
+    context_queries();
+    buffers();
+    textures_2d();
+    textures_3d();
+    textures_other();
+    renderbuffers();
+    state_and_threads();
+    errors();
+    clReleaseProgram(program);
+    harness_close(&h);
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(display, gl_context);
+    /* no eglTerminate: Mesa 22.3 loses 128 bytes in it (the leak checker
+     * of the sanitizer build reports them; a program of EGL calls alone
+     * shows them too) */
+    return harness_finish();
+}
