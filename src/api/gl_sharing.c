@@ -342,3 +342,26 @@ clEnqueueReleaseGLObjects(cl_command_queue queue, cl_uint num_objects, const cl_
     return enqueue_gl(queue, CL_COMMAND_RELEASE_GL_OBJECTS, num_objects, mem_objects, num_events,
                       wait_list, event);
 }
+
+/* --- events from GL fences (cl_khr_gl_event) --- */
+
+/* The event completes when the fence is signalled: cpucl waits for that
+ * here, so the event is complete when it is returned (the fence's
+ * commands are GL's, which complete without OpenCL). Acquire and release
+ * already synchronise with the enqueuing thread's GL context (see the
+ * top), which is the extension's implicit synchronisation. */
+API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
+                                                                        cl_GLsync sync,
+                                                                        cl_int *errcode_ret)
+{
+    cl_int err;
+    cl_event event = NULL;
+    if (!api_valid_context(context) || !context->gl)
+        err = CL_INVALID_CONTEXT;
+    else if (!(err = rt_gl_wait_sync(context->gl, sync))) {
+        event = rt_event_create(context, NULL, CL_COMMAND_GL_FENCE_SYNC_OBJECT_KHR, CL_COMPLETE);
+        err = event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    api_set_error(errcode_ret, err);
+    return event;
+}

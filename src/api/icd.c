@@ -180,6 +180,7 @@ static const struct {
     {"clGetGLTextureInfo", (void *)clGetGLTextureInfo},
     {"clEnqueueAcquireGLObjects", (void *)clEnqueueAcquireGLObjects},
     {"clEnqueueReleaseGLObjects", (void *)clEnqueueReleaseGLObjects},
+    {"clCreateEventFromGLsyncKHR", (void *)clCreateEventFromGLsyncKHR}, /* cl_khr_gl_event */
     /* cl_ext_buffer_device_address (svm.c) */
     {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };

@@ -1,23 +1,11 @@
 /* not_offered.c - entry points of features this device does not offer yet.
  *
- * The device reports each of these features as absent (no GL events),
+ * The device reports each of these features as absent,
  * and every entry point here gives the answer the specification
  * prescribes for such a device, after the handle checks that come first.
  * The README's status table lists each of them as missing.
  */
 #include "api/api.h"
-
-/* --- GL events (cl_khr_gl_event is not reported): no event is made from a
- * GL sync object. --- */
-#include <CL/cl_gl.h>
-
-API_EXPORT CL_API_ENTRY cl_event CL_API_CALL
-clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync sync, cl_int *errcode_ret)
-{
-    api_set_error(errcode_ret,
-                  api_valid_context(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
-    return NULL;
-}
 
 /* --- external semaphores (cl_khr_external_semaphore is not reported): a
  * semaphore is created with no export handle types (semaphore.c takes no

@@ -1,24 +1,19 @@
-/* gl.c - OpenGL sharing (cl_khr_gl_sharing): finding the GL functions,
- * describing GL objects, and copying their contents in and out.
+/* gl.c - OpenGL sharing (cl_khr_gl_sharing): the GL functions, describing
+ * GL objects, and copying their contents in and out.
  *
- * Every GL call goes to the calling thread's current GL context, which the
- * extension expects to be the application's or one sharing its objects
- * (names are shared within a share group); a thread with no current
- * context gets the CL context's own GL context for the call, made current
- * without a drawable (EGL_KHR_surfaceless_context; GLX for GL 3.0 and
- * later contexts). The GL state a call changes (a binding, the pixel
- * store) is put back as it was; GL errors pending before a call are
- * consumed so that the call can see its own.
+ * Every call makes its GL calls in a context that shares the application's
+ * objects (gl_binding.c says which). The GL state a call changes (a
+ * binding, the pixel store) is put back as it was; GL errors pending
+ * before a call are consumed so that the call can see its own.
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <EGL/egl.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 
 #include "runtime/gl.h"
+#include "runtime/gl_binding.h"
 #include "runtime/image_format.h"
 #include "runtime/runtime.h"
 
@@ -28,6 +23,9 @@
     X(GetIntegerv, void, (GLenum, GLint *))                                                        \
     X(PixelStorei, void, (GLenum, GLint))                                                          \
     X(Flush, void, (void))                                                                         \
+    X(Finish, void, (void))                                                                        \
+    X(IsSync, GLboolean, (GLsync))                                                                 \
+    X(ClientWaitSync, GLenum, (GLsync, GLbitfield, GLuint64))                                      \
     X(IsTexture, GLboolean, (GLuint))                                                              \
     X(BindTexture, void, (GLenum, GLuint))                                                         \
     X(GenTextures, void, (GLsizei, GLuint *))                                                      \
@@ -63,13 +61,7 @@ struct gl_functions {
 };
 
 struct rt_gl {
-    enum rt_gl_binding binding;
-    void *library;
-    void *display, *context;
-    void *(*get_current_context)(void);
-    /* GLX: glXMakeContextCurrent(display, draw, read, context) */
-    int (*glx_make_current)(void *, unsigned long, unsigned long, void *);
-    EGLBoolean (*egl_make_current)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
+    struct gl_binding *binding;
     struct gl_functions fn;
 };
 
@@ -78,85 +70,51 @@ cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, stru
     struct rt_gl *gl = calloc(1, sizeof *gl);
     if (!gl)
         return CL_OUT_OF_HOST_MEMORY;
-    gl->binding = binding;
-    gl->display = display;
-    gl->context = context;
-    bool egl = binding == RT_GL_EGL;
-    gl->library = dlopen(egl ? "libEGL.so.1" : "libGL.so.1", RTLD_NOW | RTLD_LOCAL);
-    void *(*get_proc)(const char *) = NULL;
-    cl_int err = CL_INVALID_OPERATION;
-    if (!gl->library)
-        goto fail;
-    get_proc = dlsym(gl->library, egl ? "eglGetProcAddress" : "glXGetProcAddressARB");
-    gl->get_current_context =
-        dlsym(gl->library, egl ? "eglGetCurrentContext" : "glXGetCurrentContext");
-    if (egl)
-        gl->egl_make_current = dlsym(gl->library, "eglMakeCurrent");
-    else
-        gl->glx_make_current = dlsym(gl->library, "glXMakeContextCurrent");
-    if (!get_proc || !gl->get_current_context || (!gl->egl_make_current && !gl->glx_make_current))
-        goto fail;
-    if (egl) {
-        /* an EGL context the display does not know is no share group */
-        EGLBoolean (*query)(EGLDisplay, EGLContext, EGLint, EGLint *) =
-            dlsym(gl->library, "eglQueryContext");
-        EGLint api = 0;
-        if (!query || !query(display, context, EGL_CONTEXT_CLIENT_TYPE, &api)) {
-            err = CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR;
-            goto fail;
-        }
-        /* OpenGL ES has neither glGetTexImage nor glGetBufferSubData */
-        if (api != EGL_OPENGL_API)
-            goto fail;
+    cl_int err = gl_binding_open(binding, display, context, &gl->binding);
+    if (err) {
+        free(gl);
+        return err;
     }
 #define FIND(name, result, params)                                                                 \
-    if (!(gl->fn.name = (result(*) params)get_proc("gl" #name)))                                   \
-        goto fail;
+    gl->fn.name = (result(*) params)gl_binding_function(gl->binding, "gl" #name);                  \
+    if (!gl->fn.name)                                                                              \
+        err = CL_INVALID_OPERATION;
     GL_FUNCTIONS(FIND)
 #undef FIND
+    if (err) {
+        rt_gl_close(gl);
+        return err;
+    }
     *out = gl;
     return CL_SUCCESS;
-fail:
-    rt_gl_close(gl);
-    return err;
 }
 
 void rt_gl_close(struct rt_gl *gl)
 {
     if (!gl)
         return;
-    if (gl->library)
-        dlclose(gl->library);
+    gl_binding_close(gl->binding);
     free(gl);
 }
 
 /* --- a call's GL context and state --- */
 
-static cl_int enter(struct rt_gl *gl, bool *made_current)
+static cl_int enter(struct rt_gl *gl, struct gl_scope *scope)
 {
-    *made_current = false;
-    if (!gl->get_current_context()) {
-        bool made =
-            gl->binding == RT_GL_EGL
-                ? gl->egl_make_current(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context)
-                : gl->display && gl->glx_make_current(gl->display, 0, 0, gl->context);
-        if (!made)
-            return CL_OUT_OF_RESOURCES;
-        *made_current = true;
-    }
-    while (gl->fn.GetError() != GL_NO_ERROR)
-        ;
-    return CL_SUCCESS;
+    cl_int err = gl_binding_enter(gl->binding, scope);
+    if (!err)
+        while (gl->fn.GetError() != GL_NO_ERROR)
+            ;
+    return err;
 }
 
-static void leave(struct rt_gl *gl, bool made_current)
+static void leave(struct rt_gl *gl, struct gl_scope *scope, bool wrote)
 {
-    if (!made_current)
-        return;
-    if (gl->binding == RT_GL_EGL)
-        gl->egl_make_current(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    else
-        gl->glx_make_current(gl->display, 0, 0, NULL);
+    /* what cpucl's own context wrote is there for the application's once
+     * it is done */
+    if (scope->own && wrote)
+        gl->fn.Finish();
+    gl_binding_leave(gl->binding, scope);
 }
 
 /* The pixel store: rows tightly packed, bytes as they are, no pixel
@@ -443,8 +401,8 @@ static cl_int describe_texture(struct rt_gl *gl, const struct rt_gl_object *obje
 cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
                       struct rt_gl_shape *shape)
 {
-    bool made_current;
-    cl_int err = enter(gl, &made_current);
+    struct gl_scope scope;
+    cl_int err = enter(gl, &scope);
     if (err)
         return err;
     switch (object->type) {
@@ -452,7 +410,7 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
     case CL_GL_OBJECT_RENDERBUFFER: err = describe_renderbuffer(gl, object->name, shape); break;
     default: err = describe_texture(gl, object, shape); break;
     }
-    leave(gl, made_current);
+    leave(gl, &scope, false);
     return err;
 }
 
@@ -546,8 +504,8 @@ static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
 
 static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
-    bool made_current;
-    cl_int err = enter(gl, &made_current);
+    struct gl_scope scope;
+    cl_int err = enter(gl, &scope);
     if (err)
         return err;
     struct saved_state saved;
@@ -564,7 +522,7 @@ static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
         err = CL_INVALID_GL_OBJECT;
     if (to_gl)
         gl->fn.Flush();
-    leave(gl, made_current);
+    leave(gl, &scope, to_gl);
     return err;
 }
 
@@ -576,4 +534,26 @@ cl_int rt_gl_read(struct rt_gl *gl, cl_mem mem)
 cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem)
 {
     return copy(gl, mem, true);
+}
+
+/* cl_khr_gl_event: waits (flushing the calling thread's context, as
+ * glClientWaitSync does) until the fence is signalled. */
+cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync)
+{
+    struct gl_scope scope;
+    cl_int err = enter(gl, &scope);
+    if (err)
+        return err;
+    if (!gl->fn.IsSync(sync)) {
+        err = CL_INVALID_GL_OBJECT;
+    } else {
+        GLenum result;
+        do
+            result = gl->fn.ClientWaitSync(sync, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000);
+        while (result == GL_TIMEOUT_EXPIRED);
+        if (result == GL_WAIT_FAILED)
+            err = CL_INVALID_GL_OBJECT;
+    }
+    leave(gl, &scope, false);
+    return err;
 }

@@ -54,4 +54,8 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
 cl_int rt_gl_read(struct rt_gl *gl, cl_mem mem);
 cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem);
 
+/* Waits until the GL fence `sync` (a GLsync) is signalled;
+ * CL_INVALID_GL_OBJECT when it is no sync object of the share group. */
+cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync);
+
 #endif

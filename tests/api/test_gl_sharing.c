@@ -5,7 +5,9 @@
  * textures, a mipmap level and renderbuffers read and written by kernels
  * between acquire and release, each compared with what the host computes
  * and with what GL holds afterwards; the application's GL state left as it
- * was; acquiring on a thread with no current GL context; the errors.
+ * was; acquiring on a thread with no current GL context and on one while
+ * the application's is current on another; events from GL fences
+ * (cl_khr_gl_event); the errors.
  *
  * The GL functions are found through eglGetProcAddress: the test links
  * only libEGL. */
@@ -16,18 +18,44 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 
+#include <pthread.h>
+
 #include "../harness.h"
 
+/* clang-format off */
 #define GL_TEST_FUNCTIONS(X)                                                                       \
     X(GetError)                                                                                    \
     X(GetIntegerv)                                                                                 \
-    X(PixelStorei) X(Finish) X(GenBuffers) X(DeleteBuffers) X(BindBuffer) X(BufferData)            \
-        X(GetBufferSubData) X(GenTextures) X(DeleteTextures) X(BindTexture) X(TexParameteri)       \
-            X(TexImage1D) X(TexImage2D) X(TexImage3D) X(GetTexImage) X(TexBuffer)                  \
-                X(GenRenderbuffers) X(DeleteRenderbuffers) X(BindRenderbuffer)                     \
-                    X(RenderbufferStorage) X(GenFramebuffers) X(DeleteFramebuffers)                \
-                        X(BindFramebuffer) X(FramebufferRenderbuffer) X(ClearColor) X(Clear)       \
-                            X(ReadPixels)
+    X(PixelStorei)                                                                                 \
+    X(Finish)                                                                                      \
+    X(GenBuffers)                                                                                  \
+    X(DeleteBuffers)                                                                               \
+    X(BindBuffer)                                                                                  \
+    X(BufferData)                                                                                  \
+    X(GetBufferSubData)                                                                            \
+    X(GenTextures)                                                                                 \
+    X(DeleteTextures)                                                                              \
+    X(BindTexture)                                                                                 \
+    X(TexParameteri)                                                                               \
+    X(TexImage1D)                                                                                  \
+    X(TexImage2D)                                                                                  \
+    X(TexImage3D)                                                                                  \
+    X(GetTexImage)                                                                                 \
+    X(TexBuffer)                                                                                   \
+    X(GenRenderbuffers)                                                                            \
+    X(DeleteRenderbuffers)                                                                         \
+    X(BindRenderbuffer)                                                                            \
+    X(RenderbufferStorage)                                                                         \
+    X(GenFramebuffers)                                                                             \
+    X(DeleteFramebuffers)                                                                          \
+    X(BindFramebuffer)                                                                             \
+    X(FramebufferRenderbuffer)                                                                     \
+    X(ClearColor)                                                                                  \
+    X(Clear)                                                                                       \
+    X(ReadPixels)                                                                                  \
+    X(FenceSync)                                                                                   \
+    X(DeleteSync)
+/* clang-format on */
 
 static struct {
 #define FIELD(name) __typeof__(gl##name) *name;
@@ -598,6 +626,79 @@ static void state_and_threads(void)
     gl.DeleteTextures(1, &bound);
 }
 
+/* Another thread acquires, runs a kernel and releases while the GL
+ * context stays current on this one, after an event made from a GL fence. */
+struct elsewhere {
+    cl_mem mem;
+    cl_event fence;
+    size_t count;
+    cl_int results[4];
+};
+
+static void *use_elsewhere(void *arg)
+{
+    struct elsewhere *run = arg;
+    run->results[0] = clEnqueueAcquireGLObjects(h.queue, 1, &run->mem, 1, &run->fence, NULL);
+    cl_kernel k = harness_kernel(program, "scale");
+    clSetKernelArg(k, 0, sizeof run->mem, &run->mem);
+    run->results[1] = clEnqueueNDRangeKernel(h.queue, k, 1, NULL, &run->count, NULL, 0, NULL, NULL);
+    run->results[2] = clEnqueueReleaseGLObjects(h.queue, 1, &run->mem, 0, NULL, NULL);
+    run->results[3] = clFinish(h.queue);
+    clReleaseKernel(k);
+    return NULL;
+}
+
+static void other_thread_and_fences(void)
+{
+    enum { N = 300 };
+    int data[N], back[N];
+    for (int i = 0; i < N; i++)
+        data[i] = 5 - i;
+    GLuint buffer;
+    gl.GenBuffers(1, &buffer);
+    gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+    gl.BufferData(GL_ARRAY_BUFFER, sizeof data, data, GL_DYNAMIC_DRAW);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    GLsync fence = gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    cl_int err;
+    cl_event event = clCreateEventFromGLsyncKHR(h.context, fence, &err);
+    CHECK_OK(err);
+    REQUIRE(event);
+    cl_command_type type = 0;
+    cl_int status = -1;
+    CHECK_OK(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK_OK(
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(type == CL_COMMAND_GL_FENCE_SYNC_OBJECT_KHR && status == CL_COMPLETE);
+    CHECK_ERR(clSetUserEventStatus(event, CL_COMPLETE), CL_INVALID_EVENT);
+    struct elsewhere run = {.fence = event, .count = N};
+    run.mem = clCreateFromGLBuffer(h.context, CL_MEM_READ_WRITE, buffer, &err);
+    CHECK_OK(err);
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, NULL, use_elsewhere, &run) == 0);
+    pthread_join(thread, NULL);
+    for (int i = 0; i < 4; i++)
+        CHECK_OK(run.results[i]);
+    CHECK(eglGetCurrentContext() == gl_context);
+    gl.BindBuffer(GL_ARRAY_BUFFER, buffer);
+    gl.GetBufferSubData(GL_ARRAY_BUFFER, 0, sizeof back, back);
+    gl.BindBuffer(GL_ARRAY_BUFFER, 0);
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += back[i] != data[i] * 2 + 1;
+    CHECK_NONE_WRONG(wrong, "buffer written on another thread");
+
+    struct harness plain = harness_open();
+    CHECK_FAILS(clCreateEventFromGLsyncKHR(plain.context, fence, &err), err, CL_INVALID_CONTEXT);
+    CHECK_FAILS(clCreateEventFromGLsyncKHR(h.context, (cl_GLsync)(uintptr_t)0x1234, &err), err,
+                CL_INVALID_GL_OBJECT);
+    harness_close(&plain);
+    gl.DeleteSync(fence);
+    clReleaseEvent(event);
+    clReleaseMemObject(run.mem);
+    gl.DeleteBuffers(1, &buffer);
+}
+
 static void errors(void)
 {
     cl_int err;
@@ -716,6 +817,7 @@ int main(void)
     textures_other();
     renderbuffers();
     state_and_threads();
+    other_thread_and_fences();
     errors();
     clReleaseProgram(program);
     harness_close(&h);
