@@ -180,6 +180,10 @@ struct api_mem_properties {
  * properties, NULL when they name no GL context; the errors are
  * clCreateContext's. */
 cl_int api_gl_open(const cl_context_properties *properties, struct rt_gl **gl);
+/* clCreateImage for an image over a GL texture (image.c): also takes the
+ * formats only GL gives (rt_image_format_from_gl). */
+cl_mem api_create_gl_image(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                           const cl_image_desc *desc, cl_int *errcode_ret);
 
 cl_int api_read_mem_properties(cl_context context, const cl_mem_properties *properties,
                                bool is_buffer, struct api_mem_properties *out);

@@ -20,6 +20,10 @@ static cl_int check_queue_image(cl_command_queue queue, cl_mem image)
         return CL_INVALID_MEM_OBJECT;
     if (image->context != queue->context)
         return CL_INVALID_CONTEXT;
+    /* cl_khr_gl_depth_images (API 5.3.14.1): depth-stencil images "cannot
+     * be used as arguments to" the host's image commands */
+    if (image->format.image_channel_order == CL_DEPTH_STENCIL)
+        return CL_INVALID_OPERATION;
     return CL_SUCCESS;
 }
 

@@ -151,7 +151,7 @@ static cl_mem create_from_gl(cl_context context, cl_mem_flags flags, struct rt_g
     else if (object.type == CL_GL_OBJECT_TEXTURE_BUFFER)
         mem = create_buffer_image(context, flags, &shape, &err);
     else
-        mem = clCreateImage(context, flags, &shape.format, &shape.desc, NULL, &err);
+        mem = api_create_gl_image(context, flags, &shape.format, &shape.desc, &err);
     /* "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if the OpenGL texture internal
      * format does not map to a supported OpenCL image format" */
     if (err == CL_IMAGE_FORMAT_NOT_SUPPORTED)

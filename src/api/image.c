@@ -260,7 +260,8 @@ static cl_int check_parent(cl_context context, const cl_image_format *format,
 
 static cl_mem create_image(cl_context context, const cl_mem_properties *properties,
                            cl_mem_flags flags, const cl_image_format *format,
-                           const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
+                           const cl_image_desc *desc, void *host_ptr, bool from_gl,
+                           cl_int *errcode_ret)
 {
     cl_int err;
     cl_mem mem = NULL;
@@ -332,7 +333,8 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_INVALID_HOST_PTR;
         goto fail;
     }
-    if (!rt_image_format_supported(format, d.image_type, flags)) {
+    if (!rt_image_format_supported(format, d.image_type, flags) &&
+        !(from_gl && rt_image_format_from_gl(format, d.image_type))) {
         err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
         goto fail;
     }
@@ -412,11 +414,17 @@ fail:
     return NULL;
 }
 
+cl_mem api_create_gl_image(cl_context context, cl_mem_flags flags, const cl_image_format *format,
+                           const cl_image_desc *desc, cl_int *errcode_ret)
+{
+    return create_image(context, NULL, flags, format, desc, NULL, true, errcode_ret);
+}
+
 API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
 clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *format,
               const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
 {
-    return create_image(context, NULL, flags, format, desc, host_ptr, errcode_ret);
+    return create_image(context, NULL, flags, format, desc, host_ptr, false, errcode_ret);
 }
 
 API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
@@ -424,7 +432,7 @@ clCreateImageWithProperties(cl_context context, const cl_mem_properties *propert
                             cl_mem_flags flags, const cl_image_format *format,
                             const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret)
 {
-    return create_image(context, properties, flags, format, desc, host_ptr, errcode_ret);
+    return create_image(context, properties, flags, format, desc, host_ptr, false, errcode_ret);
 }
 
 /* The 1.x entry points: the same with their sizes (deprecated, 5.3.1). */
@@ -439,7 +447,7 @@ clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *f
         api_set_error(errcode_ret, CL_INVALID_IMAGE_SIZE);
         return NULL;
     }
-    return create_image(context, NULL, flags, format, &desc, host_ptr, errcode_ret);
+    return create_image(context, NULL, flags, format, &desc, host_ptr, false, errcode_ret);
 }
 
 API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL
@@ -456,7 +464,7 @@ clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *f
         api_set_error(errcode_ret, CL_INVALID_IMAGE_SIZE);
         return NULL;
     }
-    return create_image(context, NULL, flags, format, &desc, host_ptr, errcode_ret);
+    return create_image(context, NULL, flags, format, &desc, host_ptr, false, errcode_ret);
 }
 
 API_EXPORT CL_API_ENTRY cl_int CL_API_CALL

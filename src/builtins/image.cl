@@ -161,6 +161,8 @@ static float channel_f(int type, const global uchar *p, int i)
     case CLK_SNORM_INT16: return max(((const global short *)p)[i] / 32767.0f, -1.0f);
     case CLK_HALF_FLOAT: return vload_half(i, (const global half *)p);
     case CLK_FLOAT: return ((const global float *)p)[i];
+    /* cl_khr_gl_depth_images: GL's packing, the depth above the stencil */
+    case CLK_UNORM_INT24: return (((const global uint *)p)[i] >> 8) / 16777215.0f;
     /* integer formats under read_imagef: undefined (8.3); the raw value */
     case CLK_SIGNED_INT8: return ((const global char *)p)[i];
     case CLK_SIGNED_INT16: return ((const global short *)p)[i];
@@ -243,6 +245,11 @@ static void store_channel_f(int type, global uchar *p, int i, float f)
     case CLK_SNORM_INT16: ((global short *)p)[i] = convert_short_sat_rte(f * 32767.0f); break;
     case CLK_HALF_FLOAT: vstore_half_rte(f, i, (global half *)p); break;
     case CLK_FLOAT: ((global float *)p)[i] = f; break;
+    case CLK_UNORM_INT24: {
+        global uint *w = (global uint *)p + i;
+        *w = (*w & 0xffu) | convert_uint_sat_rte(f * 16777215.0f) << 8;
+        break;
+    }
     default: break; /* write_imagef to an integer format: undefined (8.3); nothing */
     }
 }

@@ -96,6 +96,11 @@ static cl_int keep_bitcode(LLVMModuleRef module, void **bitcode, size_t *size)
  * prelude) is missing there although test_basic tests it (its six tests
  * pass when it is reported). */
 #define UNREPORTED_EXTENSIONS(X) X(cl_khr_async_work_group_copy_fence)
+/* Extensions Clang 19 does not know: the macro is -D'd. What
+ * cl_khr_gl_depth_images adds to OpenCL C is the depth-stencil format
+ * (CLK_DEPTH_STENCIL, CLK_UNORM_INT24, in opencl-c-base.h already) of
+ * images made from GL textures (src/builtins/image.cl reads it). */
+#define UNKNOWN_TO_CLANG_EXTENSIONS(X) X(cl_khr_gl_depth_images)
 #define EXTENSION_NAME(name) " " #name
 #define EXTENSION_MACRO(name) "-D" #name "=1",
 
@@ -108,7 +113,7 @@ static const char device_extensions[] =
     "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
     "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes "
     "cl_khr_mipmap_image cl_khr_mipmap_image_writes "
-    "cl_khr_fp16" HEADER_EXTENSIONS(EXTENSION_NAME);
+    "cl_khr_fp16" HEADER_EXTENSIONS(EXTENSION_NAME) UNKNOWN_TO_CLANG_EXTENSIONS(EXTENSION_NAME);
 
 const char *cc_device_extensions(void)
 {
@@ -265,6 +270,7 @@ static const char **clang_arguments(const struct cc_options *options, const stru
         "-D__OPENCL_VERSION__=220", "-DCL_VERSION_2_1=210", "-DCL_VERSION_2_2=220",
         "-D__IMAGE_SUPPORT__=1",
         HEADER_EXTENSIONS(EXTENSION_MACRO) UNREPORTED_EXTENSIONS(EXTENSION_MACRO)
+            UNKNOWN_TO_CLANG_EXTENSIONS(EXTENSION_MACRO)
         /* cl_khr_integer_dot_product 2.0.0's features (the OpenCL C 3.0
          * names its functions are declared under) */
         "-D__opencl_c_integer_dot_product_input_4x8bit=1",

@@ -233,9 +233,13 @@ static bool cl_format_of(GLenum internal, cl_image_format *format)
         *format = (cl_image_format){CL_RGBA, CL_UNORM_INT8};
         return true;
     case GL_SRGB8_ALPHA8: *format = (cl_image_format){CL_sRGBA, CL_UNORM_INT8}; return true;
-    /* cl_khr_gl_depth_images' depth-only formats (CL_DEPTH is core in 2.0) */
+    /* cl_khr_gl_depth_images */
     case GL_DEPTH_COMPONENT16: *format = (cl_image_format){CL_DEPTH, CL_UNORM_INT16}; return true;
     case GL_DEPTH_COMPONENT32F: *format = (cl_image_format){CL_DEPTH, CL_FLOAT}; return true;
+    case GL_DEPTH24_STENCIL8:
+        *format = (cl_image_format){CL_DEPTH_STENCIL, CL_UNORM_INT24};
+        return true;
+    case GL_DEPTH32F_STENCIL8: *format = (cl_image_format){CL_DEPTH_STENCIL, CL_FLOAT}; return true;
     default: return false;
     }
 }
@@ -246,6 +250,12 @@ static void transfer_format(const cl_image_format *format, GLenum *gl_format, GL
 {
     cl_channel_type type = format->image_channel_data_type;
     bool integer = type >= CL_SIGNED_INT8 && type <= CL_UNSIGNED_INT32;
+    /* GL's packed depth and stencil are cl_khr_gl_depth_images' layouts */
+    if (format->image_channel_order == CL_DEPTH_STENCIL) {
+        *gl_format = GL_DEPTH_STENCIL;
+        *gl_type = type == CL_FLOAT ? GL_FLOAT_32_UNSIGNED_INT_24_8_REV : GL_UNSIGNED_INT_24_8;
+        return;
+    }
     switch (format->image_channel_order) {
     case CL_R: *gl_format = integer ? GL_RED_INTEGER : GL_RED; break;
     case CL_RG: *gl_format = integer ? GL_RG_INTEGER : GL_RG; break;

@@ -27,6 +27,8 @@ static const cl_channel_type packed_types[] = {
 };
 static const cl_channel_type srgb_types[] = {CL_UNORM_INT8};
 static const cl_channel_type depth_types[] = {CL_UNORM_INT16, CL_FLOAT};
+/* cl_khr_gl_depth_images: depth and stencil, made from GL textures only */
+static const cl_channel_type depth_stencil_types[] = {CL_UNORM_INT24, CL_FLOAT};
 
 #define TYPES(list) list, sizeof list / sizeof list[0]
 
@@ -55,6 +57,7 @@ static const struct order {
     {CL_sRGBA, TYPES(srgb_types), 4, {0, 1, 2, 3}, true},
     {CL_sBGRA, TYPES(srgb_types), 4, {2, 1, 0, 3}, true},
     {CL_DEPTH, TYPES(depth_types), 1, {0}, true},
+    {CL_DEPTH_STENCIL, TYPES(depth_stencil_types), 1, {0}, false},
     /* formats that exist but the device does not offer */
     {CL_Rx, TYPES(plain_types), 1, {0}, false},
     {CL_RGx, TYPES(plain_types), 2, {0, 1}, false},
@@ -97,6 +100,10 @@ size_t rt_image_element_size(const cl_image_format *format)
     const struct order *o = find_order(format->image_channel_order);
     if (!o || !pairs_with(o, format->image_channel_data_type))
         return 0;
+    /* API 5.3.14.1: CL_UNORM_INT24 depth with the stencil in 32 bits; a
+     * float's depth and the stencil in two 32-bit values */
+    if (o->order == CL_DEPTH_STENCIL)
+        return format->image_channel_data_type == CL_FLOAT ? 8 : 4;
     switch (format->image_channel_data_type) {
     case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555: return 2;
     case CL_UNORM_INT_101010: return 4;
@@ -115,6 +122,12 @@ bool rt_image_format_supported(const cl_image_format *format, cl_mem_object_type
     if (o->order == CL_DEPTH)
         return type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
     return true;
+}
+
+bool rt_image_format_from_gl(const cl_image_format *format, cl_mem_object_type type)
+{
+    return format->image_channel_order == CL_DEPTH_STENCIL && rt_image_element_size(format) &&
+           (type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY);
 }
 
 cl_uint rt_image_formats(cl_mem_object_type type, cl_mem_flags flags, cl_image_format *out,

@@ -17,6 +17,11 @@ size_t rt_image_element_size(const cl_image_format *format);
 bool rt_image_format_supported(const cl_image_format *format, cl_mem_object_type type,
                                cl_mem_flags flags);
 
+/* Whether the format is one only an image made from a GL texture has
+ * (cl_khr_gl_depth_images' CL_DEPTH_STENCIL, 2D images and arrays, read by
+ * kernels only): not offered, but taken from GL (api/gl_sharing.c). */
+bool rt_image_format_from_gl(const cl_image_format *format, cl_mem_object_type type);
+
 /* The offered formats for `type`, up to `max` of them into `out` (may be
  * NULL); returns how many there are. */
 cl_uint rt_image_formats(cl_mem_object_type type, cl_mem_flags flags, cl_image_format *out,

@@ -2,7 +2,7 @@
  * context of Mesa's software renderer, made without a window
  * (EGL_MESA_platform_surfaceless): a context made from the GL context and
  * its queries; GL buffers, 1D, 2D, 2D array, 3D, cube map, buffer
- * textures, a mipmap level and renderbuffers read and written by kernels
+ * textures, a mipmap level, depth textures and renderbuffers read and written by kernels
  * between acquire and release, each compared with what the host computes
  * and with what GL holds afterwards; the application's GL state left as it
  * was; acquiring on a thread with no current GL context and on one while
@@ -89,6 +89,11 @@ static const char *source =
     "{\n"
     "    int i = get_global_id(0);\n"
     "    write_imagef(dst, i, read_imagef(src, i) * 2.0f);\n"
+    "}\n"
+    "kernel void read_depth(read_only image2d_depth_t src, global float *out)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    out[p.y * get_global_size(0) + p.x] = read_imagef(src, p);\n"
     "}\n"
     "kernel void add_layer(read_write image1d_array_t img)\n"
     "{\n"
@@ -557,6 +562,89 @@ static void renderbuffers(void)
     gl.DeleteRenderbuffers(2, names);
 }
 
+/* Depth textures (cl_khr_gl_depth_images): 16-bit and float depth, and
+ * depth with stencil (24-bit and float depth), read by a kernel. */
+static void depth_textures(void)
+{
+    enum { W = 6, H = 5, N = W * H };
+    unsigned short d16[N];
+    float d32[N], expected[N], got[N];
+    cl_uint d24s8[N];
+    struct {
+        float depth;
+        cl_uint stencil;
+    } d32s8[N];
+    for (int i = 0; i < N; i++) {
+        d16[i] = (unsigned short)(i * 2111);
+        d32[i] = (float)i / N;
+        d24s8[i] = (cl_uint)(i * 500009) << 8 | (cl_uint)(i & 255);
+        d32s8[i].depth = 1.0f - (float)i / N;
+        d32s8[i].stencil = (cl_uint)i;
+    }
+    const struct {
+        GLenum internal, format, type;
+        const void *pixels;
+        cl_channel_order order;
+        cl_channel_type cl_type;
+    } cases[] = {
+        {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, d16, CL_DEPTH,
+         CL_UNORM_INT16},
+        {GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_FLOAT, d32, CL_DEPTH, CL_FLOAT},
+        {GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, d24s8, CL_DEPTH_STENCIL,
+         CL_UNORM_INT24},
+        {GL_DEPTH32F_STENCIL8, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, d32s8,
+         CL_DEPTH_STENCIL, CL_FLOAT},
+    };
+    cl_kernel k = harness_kernel(program, "read_depth");
+    cl_mem out = harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof got, NULL);
+    for (int c = 0; c < 4; c++) {
+        for (int i = 0; i < N; i++)
+            expected[i] = c == 0   ? d16[i] / 65535.0f
+                          : c == 1 ? d32[i]
+                          : c == 2 ? (d24s8[i] >> 8) / 16777215.0f
+                                   : d32s8[i].depth;
+        GLuint texture = texture_2d(GL_TEXTURE_2D, cases[c].internal, W, H, cases[c].format,
+                                    cases[c].type, cases[c].pixels);
+        gl.Finish();
+        cl_int err;
+        cl_mem image =
+            clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_2D, 0, texture, &err);
+        CHECK_OK(err);
+        if (!image)
+            continue;
+        cl_image_format format;
+        CHECK_OK(clGetImageInfo(image, CL_IMAGE_FORMAT, sizeof format, &format, NULL));
+        CHECK(format.image_channel_order == cases[c].order &&
+              format.image_channel_data_type == cases[c].cl_type);
+        CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 1, &image, 0, NULL, NULL));
+        CHECK_OK(harness_args(k, 2, ARG(image), ARG(out)));
+        run_2d(k, W, H);
+        if (cases[c].order == CL_DEPTH_STENCIL) {
+            /* API 5.3.14.1: no host command takes a depth-stencil image */
+            size_t origin[3] = {0}, region[3] = {W, H, 1};
+            CHECK_ERR(clEnqueueReadImage(h.queue, image, CL_TRUE, origin, region, 0, 0, got, 0,
+                                         NULL, NULL),
+                      CL_INVALID_OPERATION);
+        }
+        CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 1, &image, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(h.queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        int wrong = 0;
+        for (int i = 0; i < N; i++)
+            wrong += fabsf(got[i] - expected[i]) > 1e-7f;
+        CHECK_NONE_WRONG(wrong, "depth texels read");
+        clReleaseMemObject(image);
+        gl.DeleteTextures(1, &texture);
+    }
+    /* not a format clCreateImage takes, nor one the device lists */
+    cl_image_format format = {CL_DEPTH_STENCIL, CL_UNORM_INT24};
+    cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4};
+    cl_int err;
+    CHECK_FAILS(clCreateImage(h.context, CL_MEM_READ_ONLY, &format, &desc, NULL, &err), err,
+                CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
 /* What the application bound and set stays so; a thread with no current
  * GL context acquires and releases through the CL context's own. */
 static void state_and_threads(void)
@@ -816,6 +904,7 @@ int main(void)
     textures_3d();
     textures_other();
     renderbuffers();
+    depth_textures();
     state_and_threads();
     other_thread_and_fences();
     errors();
