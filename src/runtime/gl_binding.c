@@ -165,8 +165,9 @@ void *gl_binding_function(struct gl_binding *b, const char *name)
 /* --- cpucl's context --- */
 
 /* GLX reports a failure as an X error, whose default handler ends the
- * process; creation runs under this one (under b->lock). */
-static bool x_error_seen;
+ * process; creation runs under this one, which notes them for the thread
+ * that makes the context (XSync reports them there). */
+static _Thread_local bool x_error_seen;
 
 static int note_x_error(Display *display, XErrorEvent *event)
 {
