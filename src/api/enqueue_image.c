@@ -21,8 +21,9 @@ static cl_int check_queue_image(cl_command_queue queue, cl_mem image)
     if (image->context != queue->context)
         return CL_INVALID_CONTEXT;
     /* cl_khr_gl_depth_images (API 5.3.14.1): depth-stencil images "cannot
-     * be used as arguments to" the host's image commands */
-    if (image->format.image_channel_order == CL_DEPTH_STENCIL)
+     * be used as arguments to" the host's image commands; nor can GL's
+     * multi-sample images, which only kernels read (cl_khr_gl_msaa_sharing) */
+    if (image->format.image_channel_order == CL_DEPTH_STENCIL || image->desc.num_samples > 1)
         return CL_INVALID_OPERATION;
     return CL_SUCCESS;
 }

@@ -190,6 +190,9 @@ static cl_gl_object_type texture_object_type(cl_GLenum target)
     case GL_TEXTURE_CUBE_MAP_NEGATIVE_Z: return CL_GL_OBJECT_TEXTURE2D;
     case GL_TEXTURE_2D_ARRAY: return CL_GL_OBJECT_TEXTURE2D_ARRAY;
     case GL_TEXTURE_3D: return CL_GL_OBJECT_TEXTURE3D;
+    /* cl_khr_gl_msaa_sharing */
+    case GL_TEXTURE_2D_MULTISAMPLE: return CL_GL_OBJECT_TEXTURE2D;
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return CL_GL_OBJECT_TEXTURE2D_ARRAY;
     default: return 0;
     }
 }
@@ -283,7 +286,11 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj,
         cl_GLint level = memobj->gl.level;
         return API_INFO(level);
     }
-    default: return CL_INVALID_VALUE; /* CL_GL_NUM_SAMPLES is cl_khr_gl_msaa_sharing's */
+    case CL_GL_NUM_SAMPLES: { /* cl_khr_gl_msaa_sharing: 1 for other textures */
+        GLsizei samples = memobj->desc.num_samples > 1 ? (GLsizei)memobj->desc.num_samples : 1;
+        return API_INFO(samples);
+    }
+    default: return CL_INVALID_VALUE;
     }
 }
 

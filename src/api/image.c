@@ -46,6 +46,9 @@ static void box_size(const cl_image_desc *d, size_t box[3])
         break;
     default: break;
     }
+    /* a multi-sample image's samples are slices (image.h) */
+    if (d->num_samples > 1)
+        box[2] *= d->num_samples;
 }
 
 /* 5.3.1: the sizes each type needs, within the device's limits. */
@@ -155,6 +158,7 @@ static void describe(cl_mem mem, size_t element_size)
     im->type = (int)d->image_type;
     im->num_mip_levels = (int)d->num_mip_levels;
     im->levels = NULL;
+    im->num_samples = (int)d->num_samples;
     mem->size = im->slice_pitch * box[2];
     for (cl_uint level = 1; level < d->num_mip_levels; level++) {
         struct cc_image shrunk = level_shape(mem, level);
@@ -283,7 +287,11 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
         goto fail;
     }
-    if (!desc || !is_image_type(desc->image_type) || desc->num_samples) {
+    /* multi-sample images come from GL textures only (cl_khr_gl_msaa_sharing) */
+    bool samples_ok = !desc || !desc->num_samples ||
+                      (from_gl && (desc->image_type == CL_MEM_OBJECT_IMAGE2D ||
+                                   desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY));
+    if (!desc || !is_image_type(desc->image_type) || !samples_ok) {
         err = CL_INVALID_IMAGE_DESCRIPTOR;
         goto fail;
     }
@@ -493,7 +501,6 @@ clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
         return CL_INVALID_MEM_OBJECT;
     const cl_image_desc *d = &image->desc;
     size_t element_size = (size_t)image->image.element_size;
-    cl_uint zero = 0;
     switch (param_name) {
     case CL_IMAGE_FORMAT: return API_INFO(image->format);
     case CL_IMAGE_ELEMENT_SIZE: return API_INFO(element_size);
@@ -510,7 +517,7 @@ clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
         return API_INFO(buffer);
     }
     case CL_IMAGE_NUM_MIP_LEVELS: return API_INFO(d->num_mip_levels);
-    case CL_IMAGE_NUM_SAMPLES: return API_INFO(zero);
+    case CL_IMAGE_NUM_SAMPLES: return API_INFO(d->num_samples);
     default: return CL_INVALID_VALUE;
     }
 }

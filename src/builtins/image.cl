@@ -928,3 +928,60 @@ MIP_DEPTH_WRITES(read_write)
 QUERIES(read_only)
 QUERIES(write_only)
 QUERIES(read_write)
+
+/* --- multi-sample images (cl_khr_gl_msaa_sharing), made from GL textures
+ * only: sample s of layer l is slice l * num_samples + s of the box
+ * (image.h); a sample the image does not have reads the border colour. */
+#pragma OPENCL EXTENSION cl_khr_gl_msaa_sharing : enable
+
+static int sample_slice(image_desc im, int layer, int sample)
+{
+    int samples = im->num_samples;
+    return (uint)sample < (uint)samples ? layer * samples + sample : -1;
+}
+
+#define MSAA_READS(ACCESS, IMG, IC, LAYER)                                                    \
+    OVL float4 read_imagef(ACCESS IMG image, IC coord, int sample)                            \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        return fetch_f(im, coord.x, coord.y, sample_slice(im, LAYER, sample));                \
+    }                                                                                         \
+    OVL int4 read_imagei(ACCESS IMG image, IC coord, int sample)                              \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        return as_int4(fetch_bits(im, coord.x, coord.y, sample_slice(im, LAYER, sample)));    \
+    }                                                                                         \
+    OVL uint4 read_imageui(ACCESS IMG image, IC coord, int sample)                            \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        return fetch_bits(im, coord.x, coord.y, sample_slice(im, LAYER, sample));             \
+    }
+#define MSAA_DEPTH_READ(ACCESS, IMG, IC, LAYER)                                               \
+    OVL float read_imagef(ACCESS IMG image, IC coord, int sample)                             \
+    {                                                                                         \
+        image_desc im = DESC(image);                                                          \
+        return fetch_f(im, coord.x, coord.y, sample_slice(im, LAYER, sample)).x;              \
+    }
+#define MSAA_ACCESS(ACCESS)                                                                   \
+    MSAA_READS(ACCESS, image2d_msaa_t, int2, 0)                                               \
+    MSAA_READS(ACCESS, image2d_array_msaa_t, int4, coord.z)                                   \
+    MSAA_DEPTH_READ(ACCESS, image2d_msaa_depth_t, int2, 0)                                    \
+    MSAA_DEPTH_READ(ACCESS, image2d_array_msaa_depth_t, int4, coord.z)
+MSAA_ACCESS(read_only)
+MSAA_ACCESS(read_write)
+
+#define QUERY_SAMPLES(ACCESS, IMG)                                                            \
+    QUERIES_ALL(ACCESS, IMG)                                                                  \
+    QUERY_HEIGHT(ACCESS, IMG)                                                                 \
+    QUERY_DIM2(ACCESS, IMG)                                                                   \
+    OVL int get_image_num_samples(ACCESS IMG image) { return DESC(image)->num_samples; }
+#define MSAA_QUERIES(ACCESS)                                                                  \
+    QUERY_SAMPLES(ACCESS, image2d_msaa_t)                                                     \
+    QUERY_SAMPLES(ACCESS, image2d_array_msaa_t)                                               \
+    QUERY_SAMPLES(ACCESS, image2d_msaa_depth_t)                                               \
+    QUERY_SAMPLES(ACCESS, image2d_array_msaa_depth_t)                                         \
+    QUERY_LAYERS(ACCESS, image2d_array_msaa_t)                                                \
+    QUERY_LAYERS(ACCESS, image2d_array_msaa_depth_t)
+MSAA_QUERIES(read_only)
+MSAA_QUERIES(write_only)
+MSAA_QUERIES(read_write)

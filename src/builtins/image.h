@@ -12,6 +12,10 @@
  * `levels`, one descriptor a level (levels[0] is the image itself), each
  * level's pixels tightly packed after the previous level's.
  *
+ * A multi-sample image (cl_khr_gl_msaa_sharing, made from a GL texture
+ * only) keeps sample s of layer l (0 for a 2D image) as slice
+ * l * num_samples + s of the box.
+ *
  * A sampler argument is no pointer: its value's low 16 bits are the
  * sampler's bits (CLK_NORMALIZED_COORDS_*, CLK_ADDRESS_*, CLK_FILTER_*,
  * and CC_SAMPLER_MIP_LINEAR), which is also what
@@ -45,6 +49,7 @@ struct cc_image {
     int type;                  /* CL_MEM_OBJECT_IMAGE2D ... */
     int num_mip_levels;        /* as the application gave it: 0 or 1 without mipmaps */
     CC_IMAGE_LEVELS levels;    /* num_mip_levels > 1: a descriptor a level, else NULL */
+    int num_samples;           /* multi-sample images (from GL): samples a pixel, else 0 */
 };
 
 /* Sampler bits (OpenCL C 6.13.14.1, the values of opencl-c-base.h). */

@@ -112,7 +112,7 @@ static const char device_extensions[] =
     "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
     "cl_khr_int64_extended_atomics cl_khr_fp64 cl_khr_subgroups cl_khr_3d_image_writes "
     "cl_khr_depth_images cl_khr_image2d_from_buffer cl_khr_srgb_image_writes "
-    "cl_khr_mipmap_image cl_khr_mipmap_image_writes "
+    "cl_khr_mipmap_image cl_khr_mipmap_image_writes cl_khr_gl_msaa_sharing "
     "cl_khr_fp16" HEADER_EXTENSIONS(EXTENSION_NAME) UNKNOWN_TO_CLANG_EXTENSIONS(EXTENSION_NAME);
 
 const char *cc_device_extensions(void)

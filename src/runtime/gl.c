@@ -6,6 +6,9 @@
  * binding, the pixel store) is put back as it was; GL errors pending
  * before a call are consumed so that the call can see its own.
  */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +53,24 @@
     X(IsRenderbuffer, GLboolean, (GLuint))                                                         \
     X(BindRenderbuffer, void, (GLenum, GLuint))                                                    \
     X(GetRenderbufferParameteriv, void, (GLenum, GLenum, GLint *))                                 \
+    X(CreateShader, GLuint, (GLenum))                                                              \
+    X(ShaderSource, void, (GLuint, GLsizei, const GLchar *const *, const GLint *))                 \
+    X(CompileShader, void, (GLuint))                                                               \
+    X(DeleteShader, void, (GLuint))                                                                \
+    X(CreateProgram, GLuint, (void))                                                               \
+    X(AttachShader, void, (GLuint, GLuint))                                                        \
+    X(LinkProgram, void, (GLuint))                                                                 \
+    X(GetProgramiv, void, (GLuint, GLenum, GLint *))                                               \
+    X(DeleteProgram, void, (GLuint))                                                               \
+    X(UseProgram, void, (GLuint))                                                                  \
+    X(GetUniformLocation, GLint, (GLuint, const GLchar *))                                         \
+    X(Uniform1i, void, (GLint, GLint))                                                             \
+    X(GenBuffers, void, (GLsizei, GLuint *))                                                       \
+    X(DeleteBuffers, void, (GLsizei, const GLuint *))                                              \
+    X(BufferData, void, (GLenum, GLsizeiptr, const void *, GLenum))                                \
+    X(BindBufferBase, void, (GLenum, GLuint, GLuint))                                              \
+    X(DispatchCompute, void, (GLuint, GLuint, GLuint))                                             \
+    X(MemoryBarrier, void, (GLbitfield))                                                           \
     X(CopyImageSubData, void,                                                                      \
       (GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum, GLint, GLint, GLint, GLint,     \
        GLsizei, GLsizei, GLsizei))
@@ -60,9 +81,14 @@ struct gl_functions {
 #undef FIELD
 };
 
+/* The programs that read multi-sample textures: float, int and uint
+ * samplers, 2D and 2D array. */
+enum { MSAA_KINDS = 3, MSAA_PROGRAMS = 2 * MSAA_KINDS };
+
 struct rt_gl {
     struct gl_binding *binding;
     struct gl_functions fn;
+    GLuint msaa_programs[MSAA_PROGRAMS]; /* in cpucl's context, made when first needed */
 };
 
 cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, struct rt_gl **out)
@@ -93,6 +119,16 @@ void rt_gl_close(struct rt_gl *gl)
 {
     if (!gl)
         return;
+    struct gl_scope scope;
+    bool any = false;
+    for (int i = 0; i < MSAA_PROGRAMS; i++)
+        any |= gl->msaa_programs[i] != 0;
+    if (any && !gl_binding_enter(gl->binding, &scope, true)) {
+        for (int i = 0; i < MSAA_PROGRAMS; i++)
+            if (gl->msaa_programs[i])
+                gl->fn.DeleteProgram(gl->msaa_programs[i]);
+        gl_binding_leave(gl->binding, &scope);
+    }
     gl_binding_close(gl->binding);
     free(gl);
 }
@@ -101,7 +137,7 @@ void rt_gl_close(struct rt_gl *gl)
 
 static cl_int enter(struct rt_gl *gl, struct gl_scope *scope)
 {
-    cl_int err = gl_binding_enter(gl->binding, scope);
+    cl_int err = gl_binding_enter(gl->binding, scope, false);
     if (!err)
         while (gl->fn.GetError() != GL_NO_ERROR)
             ;
@@ -174,6 +210,8 @@ static GLenum binding_query(GLenum base)
     case GL_TEXTURE_RECTANGLE: return GL_TEXTURE_BINDING_RECTANGLE;
     case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
     case GL_TEXTURE_BUFFER: return GL_TEXTURE_BINDING_BUFFER;
+    case GL_TEXTURE_2D_MULTISAMPLE: return GL_TEXTURE_BINDING_2D_MULTISAMPLE;
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY;
     default: return 0;
     }
 }
@@ -324,7 +362,8 @@ static cl_mem_object_type image_type_of(GLenum base)
     switch (base) {
     case GL_TEXTURE_1D: return CL_MEM_OBJECT_IMAGE1D;
     case GL_TEXTURE_1D_ARRAY: return CL_MEM_OBJECT_IMAGE1D_ARRAY;
-    case GL_TEXTURE_2D_ARRAY: return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return CL_MEM_OBJECT_IMAGE2D_ARRAY;
     case GL_TEXTURE_3D: return CL_MEM_OBJECT_IMAGE3D;
     case GL_TEXTURE_BUFFER: return CL_MEM_OBJECT_IMAGE1D_BUFFER;
     default: return CL_MEM_OBJECT_IMAGE2D; /* 2D, rectangle, a cube map's face */
@@ -342,7 +381,8 @@ static cl_int describe_texture_bound(struct rt_gl *gl, const struct rt_gl_object
     if (gl->fn.GetError() != GL_NO_ERROR) /* bound to a target of another type */
         return CL_INVALID_GL_OBJECT;
     GLint level = object->level;
-    if (base == GL_TEXTURE_BUFFER || base == GL_TEXTURE_RECTANGLE) {
+    bool multisample = base == GL_TEXTURE_2D_MULTISAMPLE || base == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+    if (base == GL_TEXTURE_BUFFER || base == GL_TEXTURE_RECTANGLE || multisample) {
         if (level != 0)
             return CL_INVALID_MIP_LEVEL;
     } else {
@@ -393,6 +433,15 @@ static cl_int describe_texture_bound(struct rt_gl *gl, const struct rt_gl_object
         d->image_depth = (size_t)depth;
         break;
     default: break;
+    }
+    if (multisample) {
+        GLint samples = 0;
+        gl->fn.GetTexLevelParameteriv(target, 0, GL_TEXTURE_SAMPLES, &samples);
+        d->num_samples = samples > 1 ? (cl_uint)samples : 0;
+        /* cpucl reads the samples as the values a shader fetches (below),
+         * which for sRGB are decoded: not those */
+        if (shape->format.image_channel_order == CL_sRGBA)
+            return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     }
     return CL_SUCCESS;
 }
@@ -512,8 +561,148 @@ static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
     gl->fn.DeleteTextures(1, &texture);
 }
 
+/* --- multi-sample textures (cl_khr_gl_msaa_sharing) ---
+ *
+ * No GL call reads a multi-sample texture's samples (glGetTexImage refuses
+ * them), so a compute shader fetches each (texelFetch) into a buffer, in
+ * cpucl's own context so that the application's program and bindings are
+ * untouched; the host then packs the values as the image's format stores
+ * them. Sample s of layer l lands in slice l * samples + s (image.h). */
+
+static const char msaa_source[] =
+    "#version 430\n"
+    "layout(local_size_x = 64) in;\n"
+    "uniform %s source;\n"
+    "uniform int width, height, samples, total;\n"
+    "layout(std430, binding = 0) writeonly buffer fetched { %s texels[]; };\n"
+    "void main()\n"
+    "{\n"
+    "    int i = int(gl_WorkGroupID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x);\n"
+    "    if (i >= total)\n"
+    "        return;\n"
+    "    int x = i %% width, y = i / width %% height, z = i / (width * height);\n"
+    "    texels[i] = texelFetch(source, %s, z %% samples);\n"
+    "}\n";
+
+/* 0: float (normalized, float and depth formats), 1: int, 2: uint */
+static int msaa_kind(cl_channel_type type)
+{
+    if (type >= CL_SIGNED_INT8 && type <= CL_SIGNED_INT32)
+        return 1;
+    if (type >= CL_UNSIGNED_INT8 && type <= CL_UNSIGNED_INT32)
+        return 2;
+    return 0;
+}
+
+static GLuint msaa_program(struct rt_gl *gl, int kind, bool array)
+{
+    GLuint *program = &gl->msaa_programs[kind * 2 + array];
+    if (*program)
+        return *program;
+    static const char *const prefixes[MSAA_KINDS] = {"", "i", "u"};
+    char sampler[32], source[sizeof msaa_source + 64];
+    snprintf(sampler, sizeof sampler, "%ssampler2DMS%s", prefixes[kind], array ? "Array" : "");
+    snprintf(source, sizeof source, msaa_source, sampler,
+             kind == 1   ? "ivec4"
+             : kind == 2 ? "uvec4"
+                         : "vec4",
+             array ? "ivec3(x, y, z / samples)" : "ivec2(x, y)");
+    const char *text = source;
+    GLuint shader = gl->fn.CreateShader(GL_COMPUTE_SHADER);
+    gl->fn.ShaderSource(shader, 1, &text, NULL);
+    gl->fn.CompileShader(shader);
+    GLuint made = gl->fn.CreateProgram();
+    gl->fn.AttachShader(made, shader);
+    gl->fn.LinkProgram(made);
+    gl->fn.DeleteShader(shader);
+    GLint linked = 0;
+    gl->fn.GetProgramiv(made, GL_LINK_STATUS, &linked);
+    if (!linked) {
+        gl->fn.DeleteProgram(made);
+        return 0;
+    }
+    return *program = made;
+}
+
+/* One fetched sample's values (vec4, ivec4 or uvec4) as the format's pixel. */
+static void pack_sample(const cl_image_format *format, const void *values, unsigned char *pixel)
+{
+    if (format->image_channel_order != CL_DEPTH_STENCIL) {
+        rt_image_pack_color(format, values, pixel);
+        return;
+    }
+    /* the stencil is not fetched (kernels cannot read it): 0 */
+    float depth = *(const float *)values;
+    if (format->image_channel_data_type == CL_FLOAT) {
+        uint32_t words[2] = {0, 0};
+        memcpy(&words[0], &depth, sizeof depth);
+        memcpy(pixel, words, sizeof words);
+        return;
+    }
+    depth = depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth;
+    uint32_t word = (uint32_t)lrintf(depth * 16777215.0f) << 8;
+    memcpy(pixel, &word, sizeof word);
+}
+
+static cl_int read_multisample(struct rt_gl *gl, cl_mem mem)
+{
+    struct gl_scope scope;
+    cl_int err = gl_binding_enter(gl->binding, &scope, true);
+    if (err)
+        return err;
+    while (gl->fn.GetError() != GL_NO_ERROR)
+        ;
+    const cl_image_desc *d = &mem->desc;
+    bool array = d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    int kind = msaa_kind(mem->format.image_channel_data_type);
+    size_t layers = array ? d->image_array_size : 1;
+    size_t total = d->image_width * d->image_height * layers * d->num_samples;
+    GLuint program = msaa_program(gl, kind, array);
+    float(*fetched)[4] = total <= INT32_MAX ? malloc(total * sizeof *fetched) : NULL;
+    if (!program || !fetched) {
+        free(fetched);
+        gl_binding_leave(gl->binding, &scope);
+        return program ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+    }
+    GLuint buffer = 0;
+    gl->fn.GenBuffers(1, &buffer);
+    gl->fn.BindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+    gl->fn.BufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(total * sizeof *fetched), NULL,
+                      GL_STREAM_READ);
+    gl->fn.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+    gl->fn.BindTexture(mem->gl.target, mem->gl.name);
+    gl->fn.UseProgram(program);
+    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "source"), 0);
+    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "width"), (GLint)d->image_width);
+    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "height"), (GLint)d->image_height);
+    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "samples"), (GLint)d->num_samples);
+    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "total"), (GLint)total);
+    /* 65535 groups a dimension is all GL promises */
+    size_t groups = (total + 63) / 64;
+    GLuint x = groups < 65535 ? (GLuint)groups : 65535;
+    gl->fn.DispatchCompute(x, (GLuint)((groups + x - 1) / x), 1);
+    gl->fn.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl->fn.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * sizeof *fetched),
+                            fetched);
+    gl->fn.UseProgram(0);
+    gl->fn.BindTexture(mem->gl.target, 0);
+    gl->fn.DeleteBuffers(1, &buffer);
+    if (gl->fn.GetError() != GL_NO_ERROR)
+        err = CL_INVALID_GL_OBJECT;
+    /* the box's pixels are tightly packed in the order the shader wrote */
+    size_t element_size = (size_t)mem->image.element_size;
+    for (size_t i = 0; i < total && !err; i++)
+        pack_sample(&mem->format, fetched[i], mem->image.data + i * element_size);
+    free(fetched);
+    gl_binding_leave(gl->binding, &scope);
+    return err;
+}
+
 static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
+    /* kernels only read multi-sample images: nothing to give back */
+    if (mem->desc.num_samples > 1)
+        return to_gl ? CL_SUCCESS : read_multisample(gl, mem);
     struct gl_scope scope;
     cl_int err = enter(gl, &scope);
     if (err)

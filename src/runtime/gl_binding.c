@@ -230,7 +230,7 @@ static void *make_egl_context(struct gl_binding *b)
 
 /* --- a call's context --- */
 
-cl_int gl_binding_enter(struct gl_binding *b, struct gl_scope *scope)
+cl_int gl_binding_enter(struct gl_binding *b, struct gl_scope *scope, bool own_only)
 {
     *scope = (struct gl_scope){0};
     bool egl = b->kind == RT_GL_EGL;
@@ -248,7 +248,7 @@ cl_int gl_binding_enter(struct gl_binding *b, struct gl_scope *scope)
         scope->draw = b->glx.get_current_drawable();
         scope->read = b->glx.get_current_read_drawable();
     }
-    if (scope->context && scope->context == b->context)
+    if (!own_only && scope->context && scope->context == b->context)
         return CL_SUCCESS;
     pthread_mutex_lock(&b->lock);
     if (!b->own)

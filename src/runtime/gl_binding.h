@@ -30,10 +30,11 @@ struct gl_scope {
 };
 
 /* Makes current, on the calling thread, the application's GL context when
- * it already is, else a context of cpucl's that shares its objects (made
- * the first time; one thread uses it at a time). CL_OUT_OF_RESOURCES when
- * no such context can be had. gl_binding_leave puts back what was current. */
-cl_int gl_binding_enter(struct gl_binding *binding, struct gl_scope *scope);
+ * it already is (and `own_only` is false), else a context of cpucl's that
+ * shares its objects (made the first time; one thread uses it at a time).
+ * CL_OUT_OF_RESOURCES when no such context can be had. gl_binding_leave
+ * puts back what was current. */
+cl_int gl_binding_enter(struct gl_binding *binding, struct gl_scope *scope, bool own_only);
 void gl_binding_leave(struct gl_binding *binding, struct gl_scope *scope);
 
 #endif

@@ -2,7 +2,8 @@
  * context of Mesa's software renderer, made without a window
  * (EGL_MESA_platform_surfaceless): a context made from the GL context and
  * its queries; GL buffers, 1D, 2D, 2D array, 3D, cube map, buffer
- * textures, a mipmap level, depth textures and renderbuffers read and written by kernels
+ * textures, a mipmap level, depth textures, multi-sample textures
+ * (cl_khr_gl_msaa_sharing) and renderbuffers read and written by kernels
  * between acquire and release, each compared with what the host computes
  * and with what GL holds afterwards; the application's GL state left as it
  * was; acquiring on a thread with no current GL context and on one while
@@ -54,7 +55,13 @@
     X(Clear)                                                                                       \
     X(ReadPixels)                                                                                  \
     X(FenceSync)                                                                                   \
-    X(DeleteSync)
+    X(DeleteSync)                                                                                  \
+    X(TexImage2DMultisample)                                                                       \
+    X(TexImage3DMultisample)                                                                       \
+    X(FramebufferTexture2D)                                                                        \
+    X(FramebufferTextureLayer)                                                                     \
+    X(ClearBufferuiv)                                                                              \
+    X(ClearBufferfv)
 /* clang-format on */
 
 static struct {
@@ -64,6 +71,33 @@ static struct {
 } gl;
 
 static const char *source =
+    "#pragma OPENCL EXTENSION cl_khr_gl_msaa_sharing : enable\n"
+    "kernel void read_msaa(read_only image2d_msaa_t src, global float4 *out)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
+    "    for (int s = 0; s < n; s++)\n"
+    "        out[i * n + s] = read_imagef(src, p, s);\n"
+    "}\n"
+    "kernel void read_msaa_array(read_only image2d_array_msaa_t src, global uint4 *out)\n"
+    "{\n"
+    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
+    "    int n = get_image_num_samples(src);\n"
+    "    int i = (p.z * get_image_height(src) + p.y) * get_image_width(src) + p.x;\n"
+    "    for (int s = 0; s < n; s++)\n"
+    "        out[i * n + s] = read_imageui(src, p, s);\n"
+    "    if (i == 0)\n"
+    "        out[get_global_size(0) * get_global_size(1) * get_global_size(2) * n] =\n"
+    "            (uint4)(n, get_image_array_size(src), get_image_dim(src).x, "
+    "get_image_dim(src).y);\n"
+    "}\n"
+    "kernel void read_msaa_depth(read_only image2d_msaa_depth_t src, global float *out)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
+    "    for (int s = 0; s < n; s++)\n"
+    "        out[i * n + s] = read_imagef(src, p, s);\n"
+    "}\n"
     "kernel void scale(global int *data)\n"
     "{\n"
     "    size_t i = get_global_id(0);\n"
@@ -645,6 +679,120 @@ static void depth_textures(void)
     clReleaseKernel(k);
 }
 
+/* Multi-sample textures (cl_khr_gl_msaa_sharing), cleared by GL through a
+ * framebuffer: an RGBA8 2D one, an RGBA32UI 2D array one with a colour a
+ * layer, a 32F depth one; every sample of every texel read by a kernel. */
+static void multisample(void)
+{
+    enum { W = 7, H = 5, LAYERS = 3, SAMPLES = 4 };
+    GLuint textures[3], framebuffer;
+    gl.GenTextures(3, textures);
+    gl.GenFramebuffers(1, &framebuffer);
+    gl.BindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    gl.BindTexture(GL_TEXTURE_2D_MULTISAMPLE, textures[0]);
+    gl.TexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, SAMPLES, GL_RGBA8, W, H, GL_TRUE);
+    gl.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE,
+                            textures[0], 0);
+    const GLfloat colour[4] = {0.2f, 0.4f, 0.6f, 0.8f};
+    gl.ClearBufferfv(GL_COLOR, 0, colour);
+    gl.BindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, textures[1]);
+    gl.TexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, SAMPLES, GL_RGBA32UI, W, H, LAYERS,
+                             GL_TRUE);
+    for (int layer = 0; layer < LAYERS; layer++) {
+        gl.FramebufferTextureLayer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, textures[1], 0, layer);
+        const GLuint values[4] = {(GLuint)layer, 70000u + (GLuint)layer, 3, 0xfffffff0u};
+        gl.ClearBufferuiv(GL_COLOR, 0, values);
+    }
+    gl.FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, 0, 0);
+    gl.BindTexture(GL_TEXTURE_2D_MULTISAMPLE, textures[2]);
+    gl.TexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, SAMPLES, GL_DEPTH_COMPONENT32F, W, H,
+                             GL_TRUE);
+    gl.FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D_MULTISAMPLE,
+                            textures[2], 0);
+    const GLfloat depth = 0.375f;
+    gl.ClearBufferfv(GL_DEPTH, 0, &depth);
+    gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl.BindTexture(GL_TEXTURE_2D_MULTISAMPLE, 0);
+    gl.BindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0);
+    gl.Finish();
+    CHECK_EQ(gl.GetError(), GL_NO_ERROR);
+
+    cl_int err;
+    cl_mem images[3];
+    images[0] = clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_2D_MULTISAMPLE, 0,
+                                      textures[0], &err);
+    CHECK_OK(err);
+    images[1] = clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_2D_MULTISAMPLE_ARRAY,
+                                      0, textures[1], &err);
+    CHECK_OK(err);
+    images[2] = clCreateFromGLTexture(h.context, CL_MEM_READ_ONLY, GL_TEXTURE_2D_MULTISAMPLE, 0,
+                                      textures[2], &err);
+    CHECK_OK(err);
+    REQUIRE(images[0] && images[1] && images[2]);
+    cl_uint samples = 0;
+    GLsizei gl_samples = 0;
+    CHECK_OK(clGetImageInfo(images[1], CL_IMAGE_NUM_SAMPLES, sizeof samples, &samples, NULL));
+    CHECK_OK(
+        clGetGLTextureInfo(images[0], CL_GL_NUM_SAMPLES, sizeof gl_samples, &gl_samples, NULL));
+    CHECK(samples == SAMPLES && gl_samples == SAMPLES);
+    cl_gl_object_type type;
+    CHECK_OK(clGetGLObjectInfo(images[1], &type, NULL));
+    CHECK_EQ(type, CL_GL_OBJECT_TEXTURE2D_ARRAY);
+    size_t origin[3] = {0}, region[3] = {W, H, 1};
+    unsigned char bytes[W * H * 4];
+    CHECK_ERR(
+        clEnqueueReadImage(h.queue, images[0], CL_TRUE, origin, region, 0, 0, bytes, 0, NULL, NULL),
+        CL_INVALID_OPERATION);
+
+    CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 3, images, 0, NULL, NULL));
+    enum { N = W * H * SAMPLES };
+    cl_float4 colours[N];
+    cl_uint4 layered[N * LAYERS + 1];
+    float depths[N];
+    cl_mem out[3] = {harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof colours, NULL),
+                     harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof layered, NULL),
+                     harness_buffer(&h, CL_MEM_WRITE_ONLY, sizeof depths, NULL)};
+    const char *names[3] = {"read_msaa", "read_msaa_array", "read_msaa_depth"};
+    for (int i = 0; i < 3; i++) {
+        cl_kernel k = harness_kernel(program, names[i]);
+        CHECK_OK(harness_args(k, 2, ARG(images[i]), ARG(out[i])));
+        size_t global[3] = {W, H, i == 1 ? LAYERS : 1};
+        CHECK_OK(clEnqueueNDRangeKernel(h.queue, k, 3, NULL, global, NULL, 0, NULL, NULL));
+        clReleaseKernel(k);
+    }
+    CHECK_OK(clEnqueueReleaseGLObjects(h.queue, 3, images, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h.queue, out[0], CL_TRUE, 0, sizeof colours, colours, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h.queue, out[1], CL_TRUE, 0, sizeof layered, layered, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h.queue, out[2], CL_TRUE, 0, sizeof depths, depths, 0, NULL, NULL));
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        for (int c = 0; c < 4; c++) /* 8-bit channels: the nearest of 255ths */
+            wrong += colours[i].s[c] != roundf(colour[c] * 255.0f) / 255.0f;
+    CHECK_NONE_WRONG(wrong, "RGBA8 samples");
+    wrong = 0;
+    for (int i = 0; i < N * LAYERS; i++) {
+        cl_uint layer = (cl_uint)(i / N);
+        wrong += layered[i].s[0] != layer || layered[i].s[1] != 70000u + layer ||
+                 layered[i].s[2] != 3 || layered[i].s[3] != 0xfffffff0u;
+    }
+    CHECK_NONE_WRONG(wrong, "RGBA32UI array samples");
+    CHECK(layered[N * LAYERS].s[0] == SAMPLES && layered[N * LAYERS].s[1] == LAYERS &&
+          layered[N * LAYERS].s[2] == W && layered[N * LAYERS].s[3] == H);
+    wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += depths[i] != depth;
+    CHECK_NONE_WRONG(wrong, "depth samples");
+    for (int i = 0; i < 3; i++) {
+        clReleaseMemObject(out[i]);
+        clReleaseMemObject(images[i]);
+    }
+    gl.DeleteFramebuffers(1, &framebuffer);
+    gl.DeleteTextures(3, textures);
+}
+
 /* What the application bound and set stays so; a thread with no current
  * GL context acquires and releases through the CL context's own. */
 static void state_and_threads(void)
@@ -905,6 +1053,7 @@ int main(void)
     textures_other();
     renderbuffers();
     depth_textures();
+    multisample();
     state_and_threads();
     other_thread_and_fences();
     errors();
