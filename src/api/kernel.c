@@ -152,6 +152,11 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         cl_mem image = *(const cl_mem *)arg_value;
         if (!api_is_image(image))
             return CL_INVALID_MEM_OBJECT;
+        /* cl_khr_gl_msaa_sharing: a multi-sample image argument
+         * (image2d_msaa_t ...) takes multi-sample images, no other does */
+        bool msaa_arg = arg->type_name && strstr(arg->type_name, "_msaa") != NULL;
+        if (msaa_arg != (image->desc.num_samples > 1))
+            return CL_INVALID_MEM_OBJECT;
         /* 5.9.2: a read_only argument cannot take a write-only image, nor
          * a write_only one a read-only or immutable image. */
         if ((arg->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&

@@ -744,6 +744,22 @@ static void multisample(void)
         clEnqueueReadImage(h.queue, images[0], CL_TRUE, origin, region, 0, 0, bytes, 0, NULL, NULL),
         CL_INVALID_OPERATION);
 
+    /* a multi-sample argument takes multi-sample images only, and only it
+     * takes them */
+    cl_kernel msaa_kernel = harness_kernel(program, "read_msaa");
+    cl_kernel plain_kernel = harness_kernel(program, "invert");
+    cl_image_format plain_format = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc plain_desc = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W, .image_height = H};
+    cl_mem plain =
+        clCreateImage(h.context, CL_MEM_READ_ONLY, &plain_format, &plain_desc, NULL, &err);
+    CHECK_OK(err);
+    CHECK_ERR(clSetKernelArg(msaa_kernel, 0, sizeof plain, &plain), CL_INVALID_MEM_OBJECT);
+    CHECK_ERR(clSetKernelArg(plain_kernel, 0, sizeof images[0], &images[0]), CL_INVALID_MEM_OBJECT);
+    clReleaseMemObject(plain);
+    clReleaseKernel(msaa_kernel);
+    clReleaseKernel(plain_kernel);
+
     CHECK_OK(clEnqueueAcquireGLObjects(h.queue, 3, images, 0, NULL, NULL));
     enum { N = W * H * SAMPLES };
     cl_float4 colours[N];
