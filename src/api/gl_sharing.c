@@ -1,6 +1,7 @@
 /* gl_sharing.c - OpenGL sharing (cl_khr_gl_sharing): contexts made from a
  * GL context, memory objects made from GL buffers, textures and
- * renderbuffers, and the commands that acquire and release them.
+ * renderbuffers, and the commands that acquire and release them; events
+ * from GL and EGL fences (cl_khr_gl_event, cl_khr_egl_event).
  *
  * Such a memory object has storage of its own (runtime/gl.h): acquiring it
  * copies the GL object's contents in, releasing it copies them back. Both
@@ -18,6 +19,8 @@
  */
 #include <GL/gl.h>
 #include <GL/glext.h>
+
+#include <CL/cl_egl.h>
 
 #include "api/api.h"
 #include "runtime/image_format.h"
@@ -367,6 +370,24 @@ API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_conte
         err = CL_INVALID_CONTEXT;
     else if (!(err = rt_gl_wait_sync(context->gl, sync))) {
         event = rt_event_create(context, NULL, CL_COMMAND_GL_FENCE_SYNC_OBJECT_KHR, CL_COMPLETE);
+        err = event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    api_set_error(errcode_ret, err);
+    return event;
+}
+
+/* cl_khr_egl_event: the same for an EGL fence, of any context. */
+API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context,
+                                                                         CLeglSyncKHR sync,
+                                                                         CLeglDisplayKHR display,
+                                                                         cl_int *errcode_ret)
+{
+    cl_int err;
+    cl_event event = NULL;
+    if (!api_valid_context(context))
+        err = CL_INVALID_CONTEXT;
+    else if (!(err = rt_egl_wait_sync(display, sync))) {
+        event = rt_event_create(context, NULL, CL_COMMAND_EGL_FENCE_SYNC_OBJECT_KHR, CL_COMPLETE);
         err = event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
     api_set_error(errcode_ret, err);

@@ -3,7 +3,7 @@
  *
  * The ICD loader calls through the table of the first handle argument, so
  * every slot of OpenCL 1.0-2.2 that cpucl implements is filled. Slots of
- * interop extensions cpucl does not list (D3D, DX9, EGL, device fission)
+ * interop extensions cpucl does not list (D3D, DX9, EGL images, device fission)
  * stay NULL: an application reaches them only through an extension the
  * device does not report.
  */
@@ -89,6 +89,7 @@ const struct _cl_icd_dispatch api_dispatch = {
     .clGetGLContextInfoKHR = clGetGLContextInfoKHR,
     /* OpenCL 1.1 */
     .clCreateEventFromGLsyncKHR = clCreateEventFromGLsyncKHR,
+    .clCreateEventFromEGLSyncKHR = clCreateEventFromEGLSyncKHR, /* cl_khr_egl_event */
     .clSetEventCallback = clSetEventCallback,
     .clCreateSubBuffer = clCreateSubBuffer,
     .clSetMemObjectDestructorCallback = clSetMemObjectDestructorCallback,
@@ -180,7 +181,8 @@ static const struct {
     {"clGetGLTextureInfo", (void *)clGetGLTextureInfo},
     {"clEnqueueAcquireGLObjects", (void *)clEnqueueAcquireGLObjects},
     {"clEnqueueReleaseGLObjects", (void *)clEnqueueReleaseGLObjects},
-    {"clCreateEventFromGLsyncKHR", (void *)clCreateEventFromGLsyncKHR}, /* cl_khr_gl_event */
+    {"clCreateEventFromGLsyncKHR", (void *)clCreateEventFromGLsyncKHR},   /* cl_khr_gl_event */
+    {"clCreateEventFromEGLSyncKHR", (void *)clCreateEventFromEGLSyncKHR}, /* cl_khr_egl_event */
     /* cl_ext_buffer_device_address (svm.c) */
     {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };

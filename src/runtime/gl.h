@@ -58,4 +58,9 @@ cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem);
  * CL_INVALID_GL_OBJECT when it is no sync object of the share group. */
 cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync);
 
+/* cl_khr_egl_event: waits until the EGL fence sync `sync` of `display` is
+ * signalled; CL_INVALID_EGL_OBJECT_KHR when either is not valid, or the
+ * sync is no fence. No GL context is needed. */
+cl_int rt_egl_wait_sync(void *display, void *sync);
+
 #endif

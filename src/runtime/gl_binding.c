@@ -17,6 +17,7 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <CL/cl_egl.h>
 #include <GL/glx.h>
 
 #include "runtime/gl_binding.h"
@@ -285,4 +286,30 @@ void gl_binding_leave(struct gl_binding *b, struct gl_scope *scope)
     }
     if (egl)
         b->egl.bind_api(scope->api);
+}
+
+/* --- EGL fences (cl_khr_egl_event) --- */
+
+cl_int rt_egl_wait_sync(void *display, void *sync)
+{
+    /* without EGL there is no EGL display to be valid */
+    void *library = dlopen("libEGL.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+        return CL_INVALID_EGL_OBJECT_KHR;
+    void *(*get_proc)(const char *) = dlsym(library, "eglGetProcAddress");
+    PFNEGLGETSYNCATTRIBKHRPROC get_attribute =
+        get_proc ? (PFNEGLGETSYNCATTRIBKHRPROC)get_proc("eglGetSyncAttribKHR") : NULL;
+    PFNEGLCLIENTWAITSYNCKHRPROC client_wait =
+        get_proc ? (PFNEGLCLIENTWAITSYNCKHRPROC)get_proc("eglClientWaitSyncKHR") : NULL;
+    /* the extension: "a sync object of type EGL_SYNC_FENCE_KHR created with
+     * respect to EGLDisplay display"; EGL checks both handles */
+    cl_int err = CL_INVALID_EGL_OBJECT_KHR;
+    EGLint type = 0;
+    if (get_attribute && client_wait && get_attribute(display, sync, EGL_SYNC_TYPE_KHR, &type) &&
+        type == EGL_SYNC_FENCE_KHR &&
+        client_wait(display, sync, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR, EGL_FOREVER_KHR) ==
+            EGL_CONDITION_SATISFIED_KHR)
+        err = CL_SUCCESS;
+    dlclose(library);
+    return err;
 }

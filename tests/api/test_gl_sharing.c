@@ -8,11 +8,12 @@
  * and with what GL holds afterwards; the application's GL state left as it
  * was; acquiring on a thread with no current GL context and on one while
  * the application's is current on another; events from GL fences
- * (cl_khr_gl_event); the errors.
+ * (cl_khr_gl_event) and EGL fences (cl_khr_egl_event); the errors.
  *
  * The GL functions are found through eglGetProcAddress: the test links
  * only libEGL. */
 #define GL_GLEXT_PROTOTYPES
+#include <CL/cl_egl.h>
 #include <CL/cl_gl.h>
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -942,6 +943,37 @@ static void other_thread_and_fences(void)
 
     struct harness plain = harness_open();
     CHECK_FAILS(clCreateEventFromGLsyncKHR(plain.context, fence, &err), err, CL_INVALID_CONTEXT);
+
+    /* an EGL fence (cl_khr_egl_event), for any context */
+    REQUIRE(harness_has_extension(&h, "cl_khr_egl_event"));
+    clCreateEventFromEGLSyncKHR_fn from_egl =
+        (clCreateEventFromEGLSyncKHR_fn)clGetExtensionFunctionAddressForPlatform(
+            h.platform, "clCreateEventFromEGLSyncKHR");
+    PFNEGLCREATESYNCKHRPROC create_sync =
+        (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
+    PFNEGLDESTROYSYNCKHRPROC destroy_sync =
+        (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress("eglDestroySyncKHR");
+    REQUIRE(from_egl && create_sync && destroy_sync);
+    EGLSyncKHR egl_fence = create_sync(display, EGL_SYNC_FENCE_KHR, NULL);
+    REQUIRE(egl_fence != EGL_NO_SYNC_KHR);
+    cl_event egl_event = from_egl(plain.context, egl_fence, display, &err);
+    CHECK_OK(err);
+    if (egl_event) {
+        CHECK_OK(clGetEventInfo(egl_event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+        CHECK_OK(clGetEventInfo(egl_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                                &status, NULL));
+        CHECK(type == CL_COMMAND_EGL_FENCE_SYNC_OBJECT_KHR && status == CL_COMPLETE);
+        /* a command may wait for it */
+        CHECK_OK(clEnqueueMarkerWithWaitList(plain.queue, 1, &egl_event, NULL));
+        CHECK_OK(clFinish(plain.queue));
+        clReleaseEvent(egl_event);
+    }
+    CHECK_FAILS(from_egl(plain.context, (CLeglSyncKHR)(uintptr_t)0x1234, display, &err), err,
+                CL_INVALID_EGL_OBJECT_KHR);
+    CHECK_FAILS(from_egl(plain.context, egl_fence, (CLeglDisplayKHR)(uintptr_t)0x1234, &err), err,
+                CL_INVALID_EGL_OBJECT_KHR);
+    CHECK_FAILS(from_egl(NULL, egl_fence, display, &err), err, CL_INVALID_CONTEXT);
+    destroy_sync(display, egl_fence);
     CHECK_FAILS(clCreateEventFromGLsyncKHR(h.context, (cl_GLsync)(uintptr_t)0x1234, &err), err,
                 CL_INVALID_GL_OBJECT);
     harness_close(&plain);
