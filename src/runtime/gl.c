@@ -6,90 +6,12 @@
  * binding, the pixel store) is put back as it was; GL errors pending
  * before a call are consumed so that the call can see its own.
  */
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <GL/gl.h>
-#include <GL/glext.h>
-
-#include "runtime/gl.h"
-#include "runtime/gl_binding.h"
+#include "runtime/gl_internal.h"
 #include "runtime/image_format.h"
 #include "runtime/runtime.h"
-
-/* The GL functions cpucl calls: name, result, parameters. */
-#define GL_FUNCTIONS(X)                                                                            \
-    X(GetError, GLenum, (void))                                                                    \
-    X(GetIntegerv, void, (GLenum, GLint *))                                                        \
-    X(PixelStorei, void, (GLenum, GLint))                                                          \
-    X(Flush, void, (void))                                                                         \
-    X(Finish, void, (void))                                                                        \
-    X(IsSync, GLboolean, (GLsync))                                                                 \
-    X(ClientWaitSync, GLenum, (GLsync, GLbitfield, GLuint64))                                      \
-    X(IsTexture, GLboolean, (GLuint))                                                              \
-    X(BindTexture, void, (GLenum, GLuint))                                                         \
-    X(GenTextures, void, (GLsizei, GLuint *))                                                      \
-    X(DeleteTextures, void, (GLsizei, const GLuint *))                                             \
-    X(GetTexParameteriv, void, (GLenum, GLenum, GLint *))                                          \
-    X(TexParameteri, void, (GLenum, GLenum, GLint))                                                \
-    X(GetTexLevelParameteriv, void, (GLenum, GLint, GLenum, GLint *))                              \
-    X(GetTexImage, void, (GLenum, GLint, GLenum, GLenum, void *))                                  \
-    X(TexImage2D, void,                                                                            \
-      (GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void *))               \
-    X(TexSubImage1D, void, (GLenum, GLint, GLint, GLsizei, GLenum, GLenum, const void *))          \
-    X(TexSubImage2D, void,                                                                         \
-      (GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, const void *))               \
-    X(TexSubImage3D, void,                                                                         \
-      (GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLenum, GLenum,              \
-       const void *))                                                                              \
-    X(IsBuffer, GLboolean, (GLuint))                                                               \
-    X(BindBuffer, void, (GLenum, GLuint))                                                          \
-    X(GetBufferParameteriv, void, (GLenum, GLenum, GLint *))                                       \
-    X(GetBufferSubData, void, (GLenum, GLintptr, GLsizeiptr, void *))                              \
-    X(BufferSubData, void, (GLenum, GLintptr, GLsizeiptr, const void *))                           \
-    X(IsRenderbuffer, GLboolean, (GLuint))                                                         \
-    X(BindRenderbuffer, void, (GLenum, GLuint))                                                    \
-    X(GetRenderbufferParameteriv, void, (GLenum, GLenum, GLint *))                                 \
-    X(CreateShader, GLuint, (GLenum))                                                              \
-    X(ShaderSource, void, (GLuint, GLsizei, const GLchar *const *, const GLint *))                 \
-    X(CompileShader, void, (GLuint))                                                               \
-    X(DeleteShader, void, (GLuint))                                                                \
-    X(CreateProgram, GLuint, (void))                                                               \
-    X(AttachShader, void, (GLuint, GLuint))                                                        \
-    X(LinkProgram, void, (GLuint))                                                                 \
-    X(GetProgramiv, void, (GLuint, GLenum, GLint *))                                               \
-    X(DeleteProgram, void, (GLuint))                                                               \
-    X(UseProgram, void, (GLuint))                                                                  \
-    X(GetUniformLocation, GLint, (GLuint, const GLchar *))                                         \
-    X(Uniform1i, void, (GLint, GLint))                                                             \
-    X(GenBuffers, void, (GLsizei, GLuint *))                                                       \
-    X(DeleteBuffers, void, (GLsizei, const GLuint *))                                              \
-    X(BufferData, void, (GLenum, GLsizeiptr, const void *, GLenum))                                \
-    X(BindBufferBase, void, (GLenum, GLuint, GLuint))                                              \
-    X(DispatchCompute, void, (GLuint, GLuint, GLuint))                                             \
-    X(MemoryBarrier, void, (GLbitfield))                                                           \
-    X(CopyImageSubData, void,                                                                      \
-      (GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum, GLint, GLint, GLint, GLint,     \
-       GLsizei, GLsizei, GLsizei))
-
-struct gl_functions {
-#define FIELD(name, result, params) result(*name) params;
-    GL_FUNCTIONS(FIELD)
-#undef FIELD
-};
-
-/* The programs that read multi-sample textures: float, int and uint
- * samplers, 2D and 2D array. */
-enum { MSAA_KINDS = 3, MSAA_PROGRAMS = 2 * MSAA_KINDS };
-
-struct rt_gl {
-    struct gl_binding *binding;
-    struct gl_functions fn;
-    GLuint msaa_programs[MSAA_PROGRAMS]; /* in cpucl's context, made when first needed */
-};
 
 cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, struct rt_gl **out)
 {
@@ -119,23 +41,14 @@ void rt_gl_close(struct rt_gl *gl)
 {
     if (!gl)
         return;
-    struct gl_scope scope;
-    bool any = false;
-    for (int i = 0; i < MSAA_PROGRAMS; i++)
-        any |= gl->msaa_programs[i] != 0;
-    if (any && !gl_binding_enter(gl->binding, &scope, true)) {
-        for (int i = 0; i < MSAA_PROGRAMS; i++)
-            if (gl->msaa_programs[i])
-                gl->fn.DeleteProgram(gl->msaa_programs[i]);
-        gl_binding_leave(gl->binding, &scope);
-    }
+    gl_delete_msaa_programs(gl);
     gl_binding_close(gl->binding);
     free(gl);
 }
 
 /* --- a call's GL context and state --- */
 
-static cl_int enter(struct rt_gl *gl, struct gl_scope *scope)
+cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope)
 {
     cl_int err = gl_binding_enter(gl->binding, scope, false);
     if (!err)
@@ -144,7 +57,7 @@ static cl_int enter(struct rt_gl *gl, struct gl_scope *scope)
     return err;
 }
 
-static void leave(struct rt_gl *gl, struct gl_scope *scope, bool wrote)
+void gl_leave(struct rt_gl *gl, struct gl_scope *scope, bool wrote)
 {
     /* what cpucl's own context wrote is there for the application's once
      * it is done */
@@ -255,7 +168,7 @@ static const struct {
     {GL_R32F, GL_RG32F, GL_RGBA32F, CL_FLOAT},
 };
 
-static bool cl_format_of(GLenum internal, cl_image_format *format)
+bool gl_cl_format_of(GLenum internal, cl_image_format *format)
 {
     for (size_t i = 0; i < sizeof sized_formats / sizeof sized_formats[0]; i++) {
         format->image_channel_data_type = sized_formats[i].type;
@@ -284,7 +197,7 @@ static bool cl_format_of(GLenum internal, cl_image_format *format)
 
 /* The GL format and type that transfer an image's pixels as OpenCL stores
  * them. */
-static void transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type)
+void gl_transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type)
 {
     cl_channel_type type = format->image_channel_data_type;
     bool integer = type >= CL_SIGNED_INT8 && type <= CL_UNSIGNED_INT32;
@@ -346,10 +259,10 @@ static cl_int describe_renderbuffer(struct rt_gl *gl, GLuint name, struct rt_gl_
     gl->fn.BindRenderbuffer(GL_RENDERBUFFER, (GLuint)old);
     if (width <= 0 || height <= 0)
         return CL_INVALID_GL_OBJECT;
-    /* multi-sample renderbuffers are cl_khr_gl_msaa_sharing's */
+    /* cl_khr_gl_msaa_sharing is about textures: no multi-sample renderbuffers */
     if (samples > 1)
         return CL_INVALID_OPERATION;
-    if (!cl_format_of((GLenum)internal, &shape->format))
+    if (!gl_cl_format_of((GLenum)internal, &shape->format))
         return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     shape->desc = (cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D,
                                   .image_width = (size_t)width,
@@ -417,7 +330,7 @@ static cl_int describe_texture_bound(struct rt_gl *gl, const struct rt_gl_object
     gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_BORDER, &border);
     if (gl->fn.GetError() == GL_NO_ERROR && border > 0)
         return CL_INVALID_OPERATION;
-    if (!cl_format_of((GLenum)internal, &shape->format))
+    if (!gl_cl_format_of((GLenum)internal, &shape->format))
         return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     cl_image_desc *d = &shape->desc;
     *d = (cl_image_desc){.image_type = image_type_of(base), .image_width = (size_t)width};
@@ -461,7 +374,7 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
                       struct rt_gl_shape *shape)
 {
     struct gl_scope scope;
-    cl_int err = enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope);
     if (err)
         return err;
     switch (object->type) {
@@ -469,7 +382,7 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
     case CL_GL_OBJECT_RENDERBUFFER: err = describe_renderbuffer(gl, object->name, shape); break;
     default: err = describe_texture(gl, object, shape); break;
     }
-    leave(gl, &scope, false);
+    gl_leave(gl, &scope, false);
     return err;
 }
 
@@ -503,7 +416,7 @@ static void copy_texture(struct rt_gl *gl, cl_mem mem, bool to_gl)
     const struct rt_gl_object *object = &mem->gl;
     const cl_image_desc *d = &mem->desc;
     GLenum format, type;
-    transfer_format(&mem->format, &format, &type);
+    gl_transfer_format(&mem->format, &format, &type);
     GLint old = bind_texture(gl, object->target, object->name);
     GLenum target = object->target;
     GLint level = object->level;
@@ -535,7 +448,7 @@ static void copy_texture(struct rt_gl *gl, cl_mem mem, bool to_gl)
 static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
     GLenum format, type;
-    transfer_format(&mem->format, &format, &type);
+    gl_transfer_format(&mem->format, &format, &type);
     GLsizei width = (GLsizei)mem->desc.image_width, height = (GLsizei)mem->desc.image_height;
     GLint old_renderbuffer = 0, internal = 0;
     gl->fn.GetIntegerv(GL_RENDERBUFFER_BINDING, &old_renderbuffer);
@@ -561,150 +474,13 @@ static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
     gl->fn.DeleteTextures(1, &texture);
 }
 
-/* --- multi-sample textures (cl_khr_gl_msaa_sharing) ---
- *
- * No GL call reads a multi-sample texture's samples (glGetTexImage refuses
- * them), so a compute shader fetches each (texelFetch) into a buffer, in
- * cpucl's own context so that the application's program and bindings are
- * untouched; the host then packs the values as the image's format stores
- * them. Sample s of layer l lands in slice l * samples + s (image.h). */
-
-static const char msaa_source[] =
-    "#version 430\n"
-    "layout(local_size_x = 64) in;\n"
-    "uniform %s source;\n"
-    "uniform int width, height, samples, total;\n"
-    "layout(std430, binding = 0) writeonly buffer fetched { %s texels[]; };\n"
-    "void main()\n"
-    "{\n"
-    "    int i = int(gl_WorkGroupID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x);\n"
-    "    if (i >= total)\n"
-    "        return;\n"
-    "    int x = i %% width, y = i / width %% height, z = i / (width * height);\n"
-    "    texels[i] = texelFetch(source, %s, z %% samples);\n"
-    "}\n";
-
-/* 0: float (normalized, float and depth formats), 1: int, 2: uint */
-static int msaa_kind(cl_channel_type type)
-{
-    if (type >= CL_SIGNED_INT8 && type <= CL_SIGNED_INT32)
-        return 1;
-    if (type >= CL_UNSIGNED_INT8 && type <= CL_UNSIGNED_INT32)
-        return 2;
-    return 0;
-}
-
-static GLuint msaa_program(struct rt_gl *gl, int kind, bool array)
-{
-    GLuint *program = &gl->msaa_programs[kind * 2 + array];
-    if (*program)
-        return *program;
-    static const char *const prefixes[MSAA_KINDS] = {"", "i", "u"};
-    char sampler[32], source[sizeof msaa_source + 64];
-    snprintf(sampler, sizeof sampler, "%ssampler2DMS%s", prefixes[kind], array ? "Array" : "");
-    snprintf(source, sizeof source, msaa_source, sampler,
-             kind == 1   ? "ivec4"
-             : kind == 2 ? "uvec4"
-                         : "vec4",
-             array ? "ivec3(x, y, z / samples)" : "ivec2(x, y)");
-    const char *text = source;
-    GLuint shader = gl->fn.CreateShader(GL_COMPUTE_SHADER);
-    gl->fn.ShaderSource(shader, 1, &text, NULL);
-    gl->fn.CompileShader(shader);
-    GLuint made = gl->fn.CreateProgram();
-    gl->fn.AttachShader(made, shader);
-    gl->fn.LinkProgram(made);
-    gl->fn.DeleteShader(shader);
-    GLint linked = 0;
-    gl->fn.GetProgramiv(made, GL_LINK_STATUS, &linked);
-    if (!linked) {
-        gl->fn.DeleteProgram(made);
-        return 0;
-    }
-    return *program = made;
-}
-
-/* One fetched sample's values (vec4, ivec4 or uvec4) as the format's pixel. */
-static void pack_sample(const cl_image_format *format, const void *values, unsigned char *pixel)
-{
-    if (format->image_channel_order != CL_DEPTH_STENCIL) {
-        rt_image_pack_color(format, values, pixel);
-        return;
-    }
-    /* the stencil is not fetched (kernels cannot read it): 0 */
-    float depth = *(const float *)values;
-    if (format->image_channel_data_type == CL_FLOAT) {
-        uint32_t words[2] = {0, 0};
-        memcpy(&words[0], &depth, sizeof depth);
-        memcpy(pixel, words, sizeof words);
-        return;
-    }
-    depth = depth < 0.0f ? 0.0f : depth > 1.0f ? 1.0f : depth;
-    uint32_t word = (uint32_t)lrintf(depth * 16777215.0f) << 8;
-    memcpy(pixel, &word, sizeof word);
-}
-
-static cl_int read_multisample(struct rt_gl *gl, cl_mem mem)
-{
-    struct gl_scope scope;
-    cl_int err = gl_binding_enter(gl->binding, &scope, true);
-    if (err)
-        return err;
-    while (gl->fn.GetError() != GL_NO_ERROR)
-        ;
-    const cl_image_desc *d = &mem->desc;
-    bool array = d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
-    int kind = msaa_kind(mem->format.image_channel_data_type);
-    size_t layers = array ? d->image_array_size : 1;
-    size_t total = d->image_width * d->image_height * layers * d->num_samples;
-    GLuint program = msaa_program(gl, kind, array);
-    float(*fetched)[4] = total <= INT32_MAX ? malloc(total * sizeof *fetched) : NULL;
-    if (!program || !fetched) {
-        free(fetched);
-        gl_binding_leave(gl->binding, &scope);
-        return program ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
-    }
-    GLuint buffer = 0;
-    gl->fn.GenBuffers(1, &buffer);
-    gl->fn.BindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
-    gl->fn.BufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)(total * sizeof *fetched), NULL,
-                      GL_STREAM_READ);
-    gl->fn.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
-    gl->fn.BindTexture(mem->gl.target, mem->gl.name);
-    gl->fn.UseProgram(program);
-    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "source"), 0);
-    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "width"), (GLint)d->image_width);
-    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "height"), (GLint)d->image_height);
-    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "samples"), (GLint)d->num_samples);
-    gl->fn.Uniform1i(gl->fn.GetUniformLocation(program, "total"), (GLint)total);
-    /* 65535 groups a dimension is all GL promises */
-    size_t groups = (total + 63) / 64;
-    GLuint x = groups < 65535 ? (GLuint)groups : 65535;
-    gl->fn.DispatchCompute(x, (GLuint)((groups + x - 1) / x), 1);
-    gl->fn.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    gl->fn.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(total * sizeof *fetched),
-                            fetched);
-    gl->fn.UseProgram(0);
-    gl->fn.BindTexture(mem->gl.target, 0);
-    gl->fn.DeleteBuffers(1, &buffer);
-    if (gl->fn.GetError() != GL_NO_ERROR)
-        err = CL_INVALID_GL_OBJECT;
-    /* the box's pixels are tightly packed in the order the shader wrote */
-    size_t element_size = (size_t)mem->image.element_size;
-    for (size_t i = 0; i < total && !err; i++)
-        pack_sample(&mem->format, fetched[i], mem->image.data + i * element_size);
-    free(fetched);
-    gl_binding_leave(gl->binding, &scope);
-    return err;
-}
-
 static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
     /* kernels only read multi-sample images: nothing to give back */
     if (mem->desc.num_samples > 1)
-        return to_gl ? CL_SUCCESS : read_multisample(gl, mem);
+        return to_gl ? CL_SUCCESS : gl_read_multisample(gl, mem);
     struct gl_scope scope;
-    cl_int err = enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope);
     if (err)
         return err;
     struct saved_state saved;
@@ -721,7 +497,7 @@ static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
         err = CL_INVALID_GL_OBJECT;
     if (to_gl)
         gl->fn.Flush();
-    leave(gl, &scope, to_gl);
+    gl_leave(gl, &scope, to_gl);
     return err;
 }
 
@@ -740,7 +516,7 @@ cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem)
 cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync)
 {
     struct gl_scope scope;
-    cl_int err = enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope);
     if (err)
         return err;
     if (!gl->fn.IsSync(sync)) {
@@ -753,6 +529,6 @@ cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync)
         if (result == GL_WAIT_FAILED)
             err = CL_INVALID_GL_OBJECT;
     }
-    leave(gl, &scope, false);
+    gl_leave(gl, &scope, false);
     return err;
 }
