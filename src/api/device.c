@@ -33,8 +33,8 @@
  * (command_buffer.c), cl_khr_command_buffer_mutable_dispatch
  * (mutable_dispatch.c), cl_ext_buffer_device_address (memory.c,
  * svm.c), cl_khr_external_memory and cl_khr_external_memory_dma_buf
- * (external_memory.c), cl_khr_gl_sharing, cl_khr_gl_event and
- * cl_khr_egl_event (gl_sharing.c, runtime/gl.c). */
+ * (external_memory.c), cl_khr_gl_sharing, cl_khr_gl_event,
+ * cl_khr_egl_event and cl_khr_egl_image (gl_sharing.c, runtime/gl.c). */
 #define RUNTIME_EXTENSIONS                                                                         \
     "cl_khr_icd cl_khr_il_program cl_khr_create_command_queue cl_khr_extended_versioning "         \
     "cl_khr_suggested_local_work_size cl_khr_priority_hints cl_khr_throttle_hints "                \
@@ -42,7 +42,7 @@
     "cl_khr_device_uuid cl_ext_cxx_for_opencl cl_ext_immutable_memory_objects cl_khr_semaphore "   \
     "cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch cl_ext_buffer_device_address "   \
     "cl_khr_external_memory cl_khr_external_memory_dma_buf cl_khr_gl_sharing "                     \
-    "cl_khr_gl_event cl_khr_egl_event"
+    "cl_khr_gl_event cl_khr_egl_event cl_khr_egl_image"
 
 /* cl_khr_spirv_queries: what a SPIR-V module may use (the translator reads
  * it: src/compiler/spirv.c, spirv_fixes.c; the built-ins its instructions

@@ -1,6 +1,7 @@
 /* gl_sharing.c - OpenGL sharing (cl_khr_gl_sharing): contexts made from a
  * GL context, memory objects made from GL buffers, textures and
- * renderbuffers, and the commands that acquire and release them; events
+ * renderbuffers, and the commands that acquire and release them; images
+ * from EGL images (cl_khr_egl_image), which work the same way; events
  * from GL and EGL fences (cl_khr_gl_event, cl_khr_egl_event).
  *
  * Such a memory object has storage of its own (runtime/gl.h): acquiring it
@@ -310,25 +311,31 @@ static cl_int enqueue_gl(cl_command_queue queue, cl_command_type type, cl_uint n
     for (cl_uint i = 0; i < num_objects; i++)
         if (!api_valid_mem(mem_objects[i]))
             return CL_INVALID_MEM_OBJECT;
-    if (!queue->context->gl)
+    bool egl =
+        type == CL_COMMAND_ACQUIRE_EGL_OBJECTS_KHR || type == CL_COMMAND_RELEASE_EGL_OBJECTS_KHR;
+    if (!egl && !queue->context->gl)
         return CL_INVALID_CONTEXT;
     for (cl_uint i = 0; i < num_objects; i++) {
         if (mem_objects[i]->context != queue->context)
             return CL_INVALID_CONTEXT;
-        if (!mem_objects[i]->gl.type)
+        if (egl && !mem_objects[i]->gl.egl_image)
+            return CL_INVALID_EGL_OBJECT_KHR;
+        if (!egl && !mem_objects[i]->gl.type)
             return CL_INVALID_GL_OBJECT;
     }
+    struct rt_gl *gl = egl ? queue->context->egl_images : queue->context->gl;
     /* the command itself does no work on a worker: it completes when what
      * it waits for has, and the copies follow here (see the top) */
     cl_event own = NULL;
     cl_int err = api_enqueue_no_work(queue, type, false, CL_TRUE, num_events, wait_list, &own);
-    bool acquire = type == CL_COMMAND_ACQUIRE_GL_OBJECTS;
+    bool acquire =
+        type == CL_COMMAND_ACQUIRE_GL_OBJECTS || type == CL_COMMAND_ACQUIRE_EGL_OBJECTS_KHR;
     for (cl_uint i = 0; i < num_objects && !err; i++) {
         cl_mem mem = mem_objects[i];
         if (acquire)
-            err = rt_gl_read(queue->context->gl, mem);
+            err = rt_gl_read(gl, mem);
         else if (!(mem->flags & CL_MEM_READ_ONLY)) /* kernels could not have changed it */
-            err = rt_gl_write(queue->context->gl, mem);
+            err = rt_gl_write(gl, mem);
     }
     if (own && (err || !event))
         rt_object_release(RT_OBJ(own));
@@ -351,6 +358,66 @@ clEnqueueReleaseGLObjects(cl_command_queue queue, cl_uint num_objects, const cl_
 {
     return enqueue_gl(queue, CL_COMMAND_RELEASE_GL_OBJECTS, num_objects, mem_objects, num_events,
                       wait_list, event);
+}
+
+/* --- EGL images (cl_khr_egl_image) --- */
+
+/* The context's GL for EGL images: made with the first image, on its
+ * display; an image of another display is refused. */
+static cl_int egl_images_of(cl_context context, void *display, struct rt_gl **gl)
+{
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&context->lock);
+    if (!context->egl_images) {
+        if (!(err = rt_gl_open_egl_images(display, &context->egl_images)))
+            context->egl_images_display = display;
+    } else if (context->egl_images_display != display) {
+        err = CL_INVALID_EGL_OBJECT_KHR;
+    }
+    *gl = context->egl_images;
+    pthread_mutex_unlock(&context->lock);
+    return err;
+}
+
+API_EXPORT CL_API_ENTRY cl_mem CL_API_CALL clCreateFromEGLImageKHR(
+    cl_context context, CLeglDisplayKHR egldisplay, CLeglImageKHR eglimage, cl_mem_flags flags,
+    const cl_egl_image_properties_khr *properties, cl_int *errcode_ret)
+{
+    cl_int err;
+    cl_mem mem = NULL;
+    struct rt_gl *gl;
+    struct rt_gl_shape shape;
+    struct rt_gl_object object = {.egl_image = eglimage};
+    /* the extension defines no properties: an empty list or none */
+    if (!api_valid_context(context))
+        err = CL_INVALID_CONTEXT;
+    else if (!valid_gl_flags(flags) || (properties && properties[0]))
+        err = CL_INVALID_VALUE;
+    else if (!eglimage) /* EGL has no query that says whether another handle is an image */
+        err = CL_INVALID_EGL_OBJECT_KHR;
+    else if (!(err = egl_images_of(context, egldisplay, &gl)) &&
+             !(err = rt_gl_describe(gl, &object, &shape)))
+        mem = api_create_gl_image(context, flags, &shape.format, &shape.desc, &err);
+    if (mem)
+        mem->gl = object;
+    api_set_error(errcode_ret, err);
+    return mem;
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return enqueue_gl(queue, CL_COMMAND_ACQUIRE_EGL_OBJECTS_KHR, num_objects, mem_objects,
+                      num_events, wait_list, event);
+}
+
+API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event)
+{
+    return enqueue_gl(queue, CL_COMMAND_RELEASE_EGL_OBJECTS_KHR, num_objects, mem_objects,
+                      num_events, wait_list, event);
 }
 
 /* --- events from GL fences (cl_khr_gl_event) --- */

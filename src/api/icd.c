@@ -3,7 +3,7 @@
  *
  * The ICD loader calls through the table of the first handle argument, so
  * every slot of OpenCL 1.0-2.2 that cpucl implements is filled. Slots of
- * interop extensions cpucl does not list (D3D, DX9, EGL images, device fission)
+ * interop extensions cpucl does not list (D3D, DX9, device fission)
  * stay NULL: an application reaches them only through an extension the
  * device does not report.
  */
@@ -90,6 +90,9 @@ const struct _cl_icd_dispatch api_dispatch = {
     /* OpenCL 1.1 */
     .clCreateEventFromGLsyncKHR = clCreateEventFromGLsyncKHR,
     .clCreateEventFromEGLSyncKHR = clCreateEventFromEGLSyncKHR, /* cl_khr_egl_event */
+    .clCreateFromEGLImageKHR = clCreateFromEGLImageKHR,         /* cl_khr_egl_image */
+    .clEnqueueAcquireEGLObjectsKHR = clEnqueueAcquireEGLObjectsKHR,
+    .clEnqueueReleaseEGLObjectsKHR = clEnqueueReleaseEGLObjectsKHR,
     .clSetEventCallback = clSetEventCallback,
     .clCreateSubBuffer = clCreateSubBuffer,
     .clSetMemObjectDestructorCallback = clSetMemObjectDestructorCallback,
@@ -183,6 +186,9 @@ static const struct {
     {"clEnqueueReleaseGLObjects", (void *)clEnqueueReleaseGLObjects},
     {"clCreateEventFromGLsyncKHR", (void *)clCreateEventFromGLsyncKHR},   /* cl_khr_gl_event */
     {"clCreateEventFromEGLSyncKHR", (void *)clCreateEventFromEGLSyncKHR}, /* cl_khr_egl_event */
+    {"clCreateFromEGLImageKHR", (void *)clCreateFromEGLImageKHR},         /* cl_khr_egl_image */
+    {"clEnqueueAcquireEGLObjectsKHR", (void *)clEnqueueAcquireEGLObjectsKHR},
+    {"clEnqueueReleaseEGLObjectsKHR", (void *)clEnqueueReleaseEGLObjectsKHR},
     /* cl_ext_buffer_device_address (svm.c) */
     {"clSetKernelArgDevicePointerEXT", (void *)api_set_kernel_arg_device_pointer},
 };

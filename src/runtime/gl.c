@@ -37,6 +37,11 @@ cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, stru
     return CL_SUCCESS;
 }
 
+cl_int rt_gl_open_egl_images(void *display, struct rt_gl **out)
+{
+    return rt_gl_open(RT_GL_EGL, display, NULL, out);
+}
+
 void rt_gl_close(struct rt_gl *gl)
 {
     if (!gl)
@@ -370,6 +375,63 @@ static cl_int describe_texture(struct rt_gl *gl, const struct rt_gl_object *obje
     return err;
 }
 
+/* cl_khr_egl_image: an EGLImage is bound to a texture of cpucl's context
+ * (glEGLImageTargetTexture2DOES) for each look at it; the texture goes
+ * afterwards, the image stays the application's. */
+static GLuint bind_egl_image(struct rt_gl *gl, void *image)
+{
+    GLuint texture = 0;
+    gl->fn.GenTextures(1, &texture);
+    gl->fn.BindTexture(GL_TEXTURE_2D, texture);
+    gl->fn.EGLImageTargetTexture2DOES(GL_TEXTURE_2D, image);
+    return texture;
+}
+
+static void unbind_egl_image(struct rt_gl *gl, GLuint texture)
+{
+    gl->fn.BindTexture(GL_TEXTURE_2D, 0);
+    gl->fn.DeleteTextures(1, &texture);
+}
+
+/* The extension: CL_INVALID_EGL_OBJECT_KHR for an image that is not one,
+ * CL_IMAGE_FORMAT_NOT_SUPPORTED for a format OpenCL has no match for. */
+static cl_int describe_egl_image(struct rt_gl *gl, void *image, struct rt_gl_shape *shape)
+{
+    GLuint texture = bind_egl_image(gl, image);
+    GLint width = 0, height = 0, internal = 0;
+    cl_int err = CL_SUCCESS;
+    if (gl->fn.GetError() != GL_NO_ERROR) {
+        err = CL_INVALID_EGL_OBJECT_KHR;
+    } else {
+        gl->fn.GetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &width);
+        gl->fn.GetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &height);
+        gl->fn.GetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+        if (width <= 0 || height <= 0)
+            err = CL_INVALID_EGL_OBJECT_KHR;
+        else if (!gl_cl_format_of((GLenum)internal, &shape->format) ||
+                 shape->format.image_channel_order == CL_DEPTH_STENCIL)
+            err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
+    }
+    shape->desc = (cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D,
+                                  .image_width = (size_t)width,
+                                  .image_height = (size_t)height};
+    unbind_egl_image(gl, texture);
+    return err;
+}
+
+static void copy_egl_image(struct rt_gl *gl, cl_mem mem, bool to_gl)
+{
+    GLenum format, type;
+    gl_transfer_format(&mem->format, &format, &type);
+    GLuint texture = bind_egl_image(gl, mem->gl.egl_image);
+    if (to_gl)
+        gl->fn.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)mem->desc.image_width,
+                             (GLsizei)mem->desc.image_height, format, type, mem->image.data);
+    else
+        gl->fn.GetTexImage(GL_TEXTURE_2D, 0, format, type, mem->image.data);
+    unbind_egl_image(gl, texture);
+}
+
 cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
                       struct rt_gl_shape *shape)
 {
@@ -377,6 +439,11 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
     cl_int err = gl_enter(gl, &scope);
     if (err)
         return err;
+    if (object->egl_image) {
+        err = describe_egl_image(gl, object->egl_image, shape);
+        gl_leave(gl, &scope, false);
+        return err;
+    }
     switch (object->type) {
     case CL_GL_OBJECT_BUFFER: err = describe_buffer(gl, object->name, shape); break;
     case CL_GL_OBJECT_RENDERBUFFER: err = describe_renderbuffer(gl, object->name, shape); break;
@@ -485,7 +552,8 @@ static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
         return err;
     struct saved_state saved;
     save_pixel_store(gl, &saved);
-    switch (mem->gl.type) {
+    switch (mem->gl.egl_image ? 0 : mem->gl.type) {
+    case 0: copy_egl_image(gl, mem, to_gl); break;
     case CL_GL_OBJECT_BUFFER: copy_buffer(gl, mem->gl.name, 0, mem, to_gl); break;
     case CL_GL_OBJECT_TEXTURE_BUFFER: copy_texture_buffer(gl, mem->gl.name, mem, to_gl); break;
     case CL_GL_OBJECT_RENDERBUFFER: copy_renderbuffer(gl, mem, to_gl); break;

@@ -11,6 +11,7 @@
 #ifndef CPUCL_RUNTIME_GL_H
 #define CPUCL_RUNTIME_GL_H
 
+#include <CL/cl_egl.h>
 #include <CL/cl_gl.h>
 
 /* A context's GL: the binding's library, the GL context the application
@@ -26,6 +27,11 @@ enum rt_gl_binding { RT_GL_GLX, RT_GL_EGL };
 cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, struct rt_gl **out);
 void rt_gl_close(struct rt_gl *gl);
 
+/* cl_khr_egl_image: the GL through which a context reads and writes the
+ * EGL images of `display`, in a context of cpucl's on that display.
+ * CL_INVALID_EGL_OBJECT_KHR when the display is no initialized one. */
+cl_int rt_gl_open_egl_images(void *display, struct rt_gl **out);
+
 /* What a memory object made from a GL object remembers of it. */
 struct rt_gl_object {
     cl_gl_object_type type; /* 0 for objects not made from GL */
@@ -33,6 +39,7 @@ struct rt_gl_object {
     cl_GLenum target; /* as the application named it (a cube face); GL_RENDERBUFFER;
                        * 0 for buffers */
     cl_GLint level;
+    void *egl_image; /* cl_khr_egl_image: the EGLImage (type 0), else NULL */
 };
 
 /* What a new memory object over a GL object has to be: a buffer's size, or
@@ -43,7 +50,7 @@ struct rt_gl_shape {
     cl_image_desc desc;
 };
 
-/* Looks at the GL object `object` names (with the calling thread's GL
+/* Looks at the GL object (or EGL image) `object` names (with the calling thread's GL
  * context, or the context's own made current for the call) and says what
  * the memory object over it is; the errors are clCreateFromGL*'s. */
 cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,

@@ -17,7 +17,6 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
-#include <CL/cl_egl.h>
 #include <GL/glx.h>
 
 #include "runtime/gl_binding.h"
@@ -48,6 +47,7 @@ struct egl_functions {
     EGLBoolean (*destroy_context)(EGLDisplay, EGLContext);
     EGLBoolean (*bind_api)(EGLenum);
     EGLenum (*query_api)(void);
+    const char *(*query_string)(EGLDisplay, EGLint);
 };
 
 struct gl_binding {
@@ -101,9 +101,11 @@ static bool find_egl(struct gl_binding *b)
     f->destroy_context = dlsym(l, "eglDestroyContext");
     f->bind_api = dlsym(l, "eglBindAPI");
     f->query_api = dlsym(l, "eglQueryAPI");
+    f->query_string = dlsym(l, "eglQueryString");
     return b->get_proc && f->get_current_context && f->get_current_display &&
            f->get_current_surface && f->make_current && f->query_context && f->choose_config &&
-           f->create_context && f->destroy_context && f->bind_api && f->query_api;
+           f->create_context && f->destroy_context && f->bind_api && f->query_api &&
+           f->query_string;
 }
 
 cl_int gl_binding_open(enum rt_gl_binding kind, void *display, void *context,
@@ -121,7 +123,13 @@ cl_int gl_binding_open(enum rt_gl_binding kind, void *display, void *context,
     b->library = dlopen(egl ? "libEGL.so.1" : "libGL.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!b->library || !(egl ? find_egl(b) : find_glx(b)))
         goto fail;
-    if (egl) {
+    if (egl && !context) {
+        /* images of a display (cl_khr_egl_image): an initialized display */
+        if (!b->egl.query_string(display, EGL_VERSION)) {
+            err = CL_INVALID_EGL_OBJECT_KHR;
+            goto fail;
+        }
+    } else if (egl) {
         /* an EGL context its display does not know is no share group */
         EGLint api = 0;
         if (!b->egl.query_context(display, context, EGL_CONTEXT_CLIENT_TYPE, &api)) {
@@ -214,18 +222,21 @@ static void *make_glx_context(struct gl_binding *b)
 }
 
 /* A context of the application's configuration (none for a configless
- * one), sharing its objects; made current with no surface
+ * one), sharing its objects (of none when there is no application context:
+ * EGL images are the display's); made current with no surface
  * (EGL_KHR_surfaceless_context). */
 static void *make_egl_context(struct gl_binding *b)
 {
     struct egl_functions *f = &b->egl;
     EGLint id = 0, count = 0;
     EGLConfig config = (EGLConfig)0; /* EGL_NO_CONFIG_KHR */
-    f->query_context(b->display, b->context, EGL_CONFIG_ID, &id);
+    if (b->context)
+        f->query_context(b->display, b->context, EGL_CONFIG_ID, &id);
     const EGLint by_id[] = {EGL_CONFIG_ID, id, EGL_NONE};
     if (id > 0 && !f->choose_config(b->display, by_id, &config, 1, &count))
         return NULL;
-    EGLContext own = f->create_context(b->display, config, b->context, NULL);
+    EGLContext share = b->context ? b->context : EGL_NO_CONTEXT;
+    EGLContext own = f->create_context(b->display, config, share, NULL);
     return own == EGL_NO_CONTEXT ? NULL : own;
 }
 
@@ -249,7 +260,7 @@ cl_int gl_binding_enter(struct gl_binding *b, struct gl_scope *scope, bool own_o
         scope->draw = b->glx.get_current_drawable();
         scope->read = b->glx.get_current_read_drawable();
     }
-    if (!own_only && scope->context && scope->context == b->context)
+    if (!own_only && b->context && scope->context == b->context)
         return CL_SUCCESS;
     pthread_mutex_lock(&b->lock);
     if (!b->own)

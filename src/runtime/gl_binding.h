@@ -13,7 +13,9 @@
 /* The binding's library and the application's GL context. */
 struct gl_binding;
 
-/* Errors as rt_gl_open's. */
+/* Errors as rt_gl_open's. An EGL binding without a context is for the
+ * display's images (cl_khr_egl_image): CL_INVALID_EGL_OBJECT_KHR when the
+ * display is not an initialized one. */
 cl_int gl_binding_open(enum rt_gl_binding kind, void *display, void *context,
                        struct gl_binding **out);
 void gl_binding_close(struct gl_binding *binding);

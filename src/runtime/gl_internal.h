@@ -63,6 +63,7 @@
     X(BindBufferBase, void, (GLenum, GLuint, GLuint))                                              \
     X(DispatchCompute, void, (GLuint, GLuint, GLuint))                                             \
     X(MemoryBarrier, void, (GLbitfield))                                                           \
+    X(EGLImageTargetTexture2DOES, void, (GLenum, void *))                                          \
     X(CopyImageSubData, void,                                                                      \
       (GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum, GLint, GLint, GLint, GLint,     \
        GLsizei, GLsizei, GLsizei))

@@ -47,6 +47,7 @@ static void destroy_context(cl_context context)
     free(context->devices);
     free(context->properties);
     rt_gl_close(context->gl);
+    rt_gl_close(context->egl_images);
     pthread_mutex_destroy(&context->lock);
 }
 

@@ -49,6 +49,8 @@ struct _cl_context {
     struct rt_svm_allocation *svm_allocations;
     cl_command_queue device_queues;      /* live on-device queues, by next_device_queue */
     struct rt_gl *gl;                    /* made from a GL context (cl_khr_gl_sharing), else NULL */
+    struct rt_gl *egl_images;            /* cl_khr_egl_image: its display's, from the first */
+    void *egl_images_display;            /* image on (guarded by lock), else NULL */
 };
 
 /* A block from clSVMAlloc, remembered by its context so that a buffer made

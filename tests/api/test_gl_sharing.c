@@ -8,7 +8,8 @@
  * and with what GL holds afterwards; the application's GL state left as it
  * was; acquiring on a thread with no current GL context and on one while
  * the application's is current on another; events from GL fences
- * (cl_khr_gl_event) and EGL fences (cl_khr_egl_event); the errors.
+ * (cl_khr_gl_event) and EGL fences (cl_khr_egl_event); an EGL image
+ * (cl_khr_egl_image); the errors.
  *
  * The GL functions are found through eglGetProcAddress: the test links
  * only libEGL. */
@@ -98,6 +99,11 @@ static const char *source =
     "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
     "    for (int s = 0; s < n; s++)\n"
     "        out[i * n + s] = read_imagef(src, p, s);\n"
+    "}\n"
+    "kernel void invert_in_place(read_write image2d_t img)\n"
+    "{\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagef(img, p, (float4)(1.0f) - read_imagef(img, p));\n"
     "}\n"
     "kernel void scale(global int *data)\n"
     "{\n"
@@ -983,6 +989,97 @@ static void other_thread_and_fences(void)
     gl.DeleteBuffers(1, &buffer);
 }
 
+/* An EGL image of a GL texture (cl_khr_egl_image) in a context made
+ * without GL: changed in place by a kernel, which GL then sees. */
+static void egl_images(void)
+{
+    enum { W = 9, H = 6 };
+    REQUIRE(harness_has_extension(&h, "cl_khr_egl_image"));
+    PFNEGLCREATEIMAGEKHRPROC create_image =
+        (PFNEGLCREATEIMAGEKHRPROC)eglGetProcAddress("eglCreateImageKHR");
+    PFNEGLDESTROYIMAGEKHRPROC destroy_image =
+        (PFNEGLDESTROYIMAGEKHRPROC)eglGetProcAddress("eglDestroyImageKHR");
+    REQUIRE(create_image && destroy_image);
+    unsigned char texels[W * H * 4], back[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++)
+        texels[i] = (unsigned char)(i * 29 + 3);
+    GLuint texture = texture_2d(GL_TEXTURE_2D, GL_RGBA8, W, H, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    gl.Finish();
+    EGLImageKHR image = create_image(display, gl_context, EGL_GL_TEXTURE_2D_KHR,
+                                     (EGLClientBuffer)(uintptr_t)texture, NULL);
+    REQUIRE(image != EGL_NO_IMAGE_KHR);
+
+    struct harness plain = harness_open();
+    cl_program plain_program = harness_build(&plain, source, "-cl-std=CL2.0");
+    REQUIRE(plain_program);
+    cl_int err;
+    const cl_egl_image_properties_khr no_properties[] = {0};
+    cl_mem mem = clCreateFromEGLImageKHR(plain.context, display, image, CL_MEM_READ_WRITE,
+                                         no_properties, &err);
+    CHECK_OK(err);
+    REQUIRE(mem);
+    cl_image_format format;
+    size_t width = 0, height = 0;
+    CHECK_OK(clGetImageInfo(mem, CL_IMAGE_FORMAT, sizeof format, &format, NULL));
+    CHECK_OK(clGetImageInfo(mem, CL_IMAGE_WIDTH, sizeof width, &width, NULL));
+    CHECK_OK(clGetImageInfo(mem, CL_IMAGE_HEIGHT, sizeof height, &height, NULL));
+    CHECK(format.image_channel_order == CL_RGBA &&
+          format.image_channel_data_type == CL_UNORM_INT8 && width == W && height == H);
+    cl_gl_object_type type;
+    CHECK_ERR(clGetGLObjectInfo(mem, &type, NULL), CL_INVALID_GL_OBJECT);
+    cl_event acquired;
+    CHECK_OK(clEnqueueAcquireEGLObjectsKHR(plain.queue, 1, &mem, 0, NULL, &acquired));
+    cl_command_type command = 0;
+    CHECK_OK(clGetEventInfo(acquired, CL_EVENT_COMMAND_TYPE, sizeof command, &command, NULL));
+    CHECK_EQ(command, CL_COMMAND_ACQUIRE_EGL_OBJECTS_KHR);
+    clReleaseEvent(acquired);
+    cl_kernel k = harness_kernel(plain_program, "invert_in_place");
+    CHECK_OK(clSetKernelArg(k, 0, sizeof mem, &mem));
+    size_t global[2] = {W, H};
+    CHECK_OK(clEnqueueNDRangeKernel(plain.queue, k, 2, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReleaseEGLObjectsKHR(plain.queue, 1, &mem, 0, NULL, NULL));
+    CHECK_OK(clFinish(plain.queue));
+    gl.BindTexture(GL_TEXTURE_2D, texture);
+    gl.GetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, back);
+    gl.BindTexture(GL_TEXTURE_2D, 0);
+    int wrong = 0;
+    for (int i = 0; i < W * H * 4; i++)
+        wrong += back[i] != 255 - texels[i];
+    CHECK_NONE_WRONG(wrong, "texels of the EGL image");
+
+    /* errors */
+    const cl_egl_image_properties_khr some_property[] = {0x7777, 1, 0};
+    CHECK_FAILS(clCreateFromEGLImageKHR(plain.context, display, image, CL_MEM_READ_WRITE,
+                                        some_property, &err),
+                err, CL_INVALID_VALUE);
+    CHECK_FAILS(
+        clCreateFromEGLImageKHR(plain.context, display, image, CL_MEM_USE_HOST_PTR, NULL, &err),
+        err, CL_INVALID_VALUE);
+    CHECK_FAILS(clCreateFromEGLImageKHR(NULL, display, image, CL_MEM_READ_WRITE, NULL, &err), err,
+                CL_INVALID_CONTEXT);
+    /* (a handle that is no EGLImage cannot be told from one: EGL has no
+     * query for images, and Mesa's glEGLImageTargetTexture2DOES follows it) */
+    CHECK_FAILS(
+        clCreateFromEGLImageKHR(plain.context, display, NULL, CL_MEM_READ_WRITE, NULL, &err), err,
+        CL_INVALID_EGL_OBJECT_KHR);
+    struct harness fresh = harness_open();
+    CHECK_FAILS(clCreateFromEGLImageKHR(fresh.context, (CLeglDisplayKHR)(uintptr_t)0x1234, image,
+                                        CL_MEM_READ_WRITE, NULL, &err),
+                err, CL_INVALID_EGL_OBJECT_KHR);
+    harness_close(&fresh);
+    CHECK_ERR(clEnqueueAcquireGLObjects(plain.queue, 1, &mem, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    cl_mem not_egl = harness_buffer(&plain, CL_MEM_READ_WRITE, 64, NULL);
+    CHECK_ERR(clEnqueueAcquireEGLObjectsKHR(plain.queue, 1, &not_egl, 0, NULL, NULL),
+              CL_INVALID_EGL_OBJECT_KHR);
+    clReleaseMemObject(not_egl);
+    clReleaseKernel(k);
+    clReleaseMemObject(mem);
+    clReleaseProgram(plain_program);
+    harness_close(&plain);
+    destroy_image(display, image);
+    gl.DeleteTextures(1, &texture);
+}
+
 static void errors(void)
 {
     cl_int err;
@@ -1104,6 +1201,7 @@ int main(void)
     multisample();
     state_and_threads();
     other_thread_and_fences();
+    egl_images();
     errors();
     clReleaseProgram(program);
     harness_close(&h);
