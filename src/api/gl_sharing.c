@@ -420,43 +420,43 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
                       num_events, wait_list, event);
 }
 
-/* --- events from GL fences (cl_khr_gl_event) --- */
+/* --- events from GL and EGL fences (cl_khr_gl_event, cl_khr_egl_event) --- */
 
-/* The event completes when the fence is signalled: cpucl waits for that
- * here, so the event is complete when it is returned (the fence's
- * commands are GL's, which complete without OpenCL). Acquire and release
- * already synchronise with the enqueuing thread's GL context (see the
- * top), which is the extension's implicit synchronisation. */
-API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
-                                                                        cl_GLsync sync,
-                                                                        cl_int *errcode_ret)
+/* An event for a fence that `err` says was waited for: complete from the
+ * start. cpucl waits for the fence when the event is made (its commands
+ * are GL's, which complete without OpenCL). Acquire and release already
+ * synchronise with the enqueuing thread's GL context (see the top), which
+ * is cl_khr_gl_event's implicit synchronisation. */
+static cl_event fence_event(cl_context context, cl_int err, cl_command_type type,
+                            cl_int *errcode_ret)
 {
-    cl_int err;
     cl_event event = NULL;
-    if (!api_valid_context(context) || !context->gl)
-        err = CL_INVALID_CONTEXT;
-    else if (!(err = rt_gl_wait_sync(context->gl, sync))) {
-        event = rt_event_create(context, NULL, CL_COMMAND_GL_FENCE_SYNC_OBJECT_KHR, CL_COMPLETE);
+    if (!err) {
+        event = rt_event_create(context, NULL, type, CL_COMPLETE);
         err = event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
     api_set_error(errcode_ret, err);
     return event;
 }
 
-/* cl_khr_egl_event: the same for an EGL fence, of any context. */
+API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context,
+                                                                        cl_GLsync sync,
+                                                                        cl_int *errcode_ret)
+{
+    if (!api_valid_context(context) || !context->gl)
+        return fence_event(context, CL_INVALID_CONTEXT, 0, errcode_ret);
+    return fence_event(context, rt_gl_wait_sync(context->gl, sync),
+                       CL_COMMAND_GL_FENCE_SYNC_OBJECT_KHR, errcode_ret);
+}
+
+/* cl_khr_egl_event: the same for an EGL fence, in any context. */
 API_EXPORT CL_API_ENTRY cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context,
                                                                          CLeglSyncKHR sync,
                                                                          CLeglDisplayKHR display,
                                                                          cl_int *errcode_ret)
 {
-    cl_int err;
-    cl_event event = NULL;
     if (!api_valid_context(context))
-        err = CL_INVALID_CONTEXT;
-    else if (!(err = rt_egl_wait_sync(display, sync))) {
-        event = rt_event_create(context, NULL, CL_COMMAND_EGL_FENCE_SYNC_OBJECT_KHR, CL_COMPLETE);
-        err = event ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    }
-    api_set_error(errcode_ret, err);
-    return event;
+        return fence_event(context, CL_INVALID_CONTEXT, 0, errcode_ret);
+    return fence_event(context, rt_egl_wait_sync(display, sync),
+                       CL_COMMAND_EGL_FENCE_SYNC_OBJECT_KHR, errcode_ret);
 }
