@@ -9,7 +9,7 @@ packages=(
     llvm-spirv-15
     opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev libffi-dev zlib1g-dev libzstd-dev libsleef3
-    libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
+    libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libglx-mesa0 xvfb
 )
 
 missing=()

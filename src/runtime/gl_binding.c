@@ -29,6 +29,8 @@ struct glx_functions {
     Bool (*make_context_current)(Display *, GLXDrawable, GLXDrawable, GLXContext);
     int (*query_context)(Display *, GLXContext, int, int *);
     GLXFBConfig *(*choose_fb_config)(Display *, int, const int *, int *);
+    GLXFBConfig *(*get_fb_configs)(Display *, int, int *);
+    int (*get_fb_config_attrib)(Display *, GLXFBConfig, int, int *);
     void (*destroy_context)(Display *, GLXContext);
     /* libX11's, which GLX uses (loaded by the application already) */
     XErrorHandler (*set_error_handler)(XErrorHandler);
@@ -76,14 +78,17 @@ static bool find_glx(struct gl_binding *b)
     f->make_context_current = dlsym(l, "glXMakeContextCurrent");
     f->query_context = dlsym(l, "glXQueryContext");
     f->choose_fb_config = dlsym(l, "glXChooseFBConfig");
+    f->get_fb_configs = dlsym(l, "glXGetFBConfigs");
+    f->get_fb_config_attrib = dlsym(l, "glXGetFBConfigAttrib");
     f->destroy_context = dlsym(l, "glXDestroyContext");
     f->set_error_handler = dlsym(b->x11, "XSetErrorHandler");
     f->sync = dlsym(b->x11, "XSync");
     f->free = dlsym(b->x11, "XFree");
     return b->get_proc && f->get_current_context && f->get_current_display &&
            f->get_current_drawable && f->get_current_read_drawable && f->make_context_current &&
-           f->query_context && f->choose_fb_config && f->destroy_context && f->set_error_handler &&
-           f->sync && f->free;
+           f->query_context && f->choose_fb_config && f->get_fb_configs &&
+           f->get_fb_config_attrib && f->destroy_context && f->set_error_handler && f->sync &&
+           f->free;
 }
 
 static bool find_egl(struct gl_binding *b)
@@ -203,13 +208,26 @@ static void *make_glx_context(struct gl_binding *b)
     int screen = 0, id = 0, count = 0;
     f->query_context(b->display, b->context, GLX_SCREEN, &screen);
     f->query_context(b->display, b->context, GLX_FBCONFIG_ID, &id);
-    const int by_id[] = {GLX_FBCONFIG_ID, id, None};
-    const int any[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, None};
-    GLXFBConfig *configs = f->choose_fb_config(b->display, screen, id > 0 ? by_id : any, &count);
+    /* found by its id among all of them (glXChooseFBConfig, which should
+     * then ignore its other attributes, keeps a window-only default in
+     * Mesa 22) */
+    GLXFBConfig *configs = f->get_fb_configs(b->display, screen, &count), config = NULL;
+    for (int i = 0; configs && i < count && !config; i++) {
+        int config_id = 0;
+        if (!f->get_fb_config_attrib(b->display, configs[i], GLX_FBCONFIG_ID, &config_id) &&
+            config_id == id)
+            config = configs[i];
+    }
+    if (!config) {
+        if (configs)
+            f->free(configs);
+        const int any[] = {GLX_RENDER_TYPE, GLX_RGBA_BIT, None};
+        configs = f->choose_fb_config(b->display, screen, any, &count);
+        config = configs && count > 0 ? configs[0] : NULL;
+    }
     const int attributes[] = {GLX_CONTEXT_MAJOR_VERSION_ARB, 3, GLX_CONTEXT_MINOR_VERSION_ARB, 0,
                               None};
-    GLXContext own =
-        configs && count > 0 ? create(b->display, configs[0], b->context, True, attributes) : NULL;
+    GLXContext own = config ? create(b->display, config, b->context, True, attributes) : NULL;
     f->sync(b->display, False);
     f->set_error_handler(previous);
     if (configs)
