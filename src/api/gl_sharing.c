@@ -369,7 +369,7 @@ static cl_int egl_images_of(cl_context context, void *display, struct rt_gl **gl
     cl_int err = CL_SUCCESS;
     pthread_mutex_lock(&context->lock);
     if (!context->egl_images) {
-        if (!(err = rt_gl_open_egl_images(display, &context->egl_images)))
+        if (!(err = rt_gl_open(RT_GL_EGL, display, NULL, &context->egl_images)))
             context->egl_images_display = display;
     } else if (context->egl_images_display != display) {
         err = CL_INVALID_EGL_OBJECT_KHR;

@@ -37,11 +37,6 @@ cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, stru
     return CL_SUCCESS;
 }
 
-cl_int rt_gl_open_egl_images(void *display, struct rt_gl **out)
-{
-    return rt_gl_open(RT_GL_EGL, display, NULL, out);
-}
-
 void rt_gl_close(struct rt_gl *gl)
 {
     if (!gl)
@@ -53,9 +48,9 @@ void rt_gl_close(struct rt_gl *gl)
 
 /* --- a call's GL context and state --- */
 
-cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope)
+cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope, bool own_only)
 {
-    cl_int err = gl_binding_enter(gl->binding, scope, false);
+    cl_int err = gl_binding_enter(gl->binding, scope, own_only);
     if (!err)
         while (gl->fn.GetError() != GL_NO_ERROR)
             ;
@@ -436,7 +431,7 @@ cl_int rt_gl_describe(struct rt_gl *gl, const struct rt_gl_object *object,
                       struct rt_gl_shape *shape)
 {
     struct gl_scope scope;
-    cl_int err = gl_enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope, false);
     if (err)
         return err;
     if (object->egl_image) {
@@ -547,7 +542,7 @@ static cl_int copy(struct rt_gl *gl, cl_mem mem, bool to_gl)
     if (mem->desc.num_samples > 1)
         return to_gl ? CL_SUCCESS : gl_read_multisample(gl, mem);
     struct gl_scope scope;
-    cl_int err = gl_enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope, false);
     if (err)
         return err;
     struct saved_state saved;
@@ -584,7 +579,7 @@ cl_int rt_gl_write(struct rt_gl *gl, cl_mem mem)
 cl_int rt_gl_wait_sync(struct rt_gl *gl, void *sync)
 {
     struct gl_scope scope;
-    cl_int err = gl_enter(gl, &scope);
+    cl_int err = gl_enter(gl, &scope, false);
     if (err)
         return err;
     if (!gl->fn.IsSync(sync)) {

@@ -15,22 +15,21 @@
 #include <CL/cl_gl.h>
 
 /* A context's GL: the binding's library, the GL context the application
- * gave, and the GL functions. Read-only once opened. */
+ * gave, and the GL functions. Read-only once opened, but for the programs
+ * of gl_msaa.c, made while cpucl's own context is held. */
 struct rt_gl;
 
 enum rt_gl_binding { RT_GL_GLX, RT_GL_EGL };
 
 /* Opens `binding`'s library and finds the GL functions. `display` may be
- * NULL for GLX (the context is then only used when current). Returns
- * CL_INVALID_OPERATION when the binding or a GL function is not there,
- * CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR when EGL rejects the context. */
+ * NULL for GLX (the context is then only used when current). An EGL
+ * binding without a context is for the EGL images of `display`
+ * (cl_khr_egl_image; CL_INVALID_EGL_OBJECT_KHR for a display that is no
+ * initialized one). Returns CL_INVALID_OPERATION when the binding or a
+ * GL function is not there, CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR when
+ * EGL rejects the context. */
 cl_int rt_gl_open(enum rt_gl_binding binding, void *display, void *context, struct rt_gl **out);
 void rt_gl_close(struct rt_gl *gl);
-
-/* cl_khr_egl_image: the GL through which a context reads and writes the
- * EGL images of `display`, in a context of cpucl's on that display.
- * CL_INVALID_EGL_OBJECT_KHR when the display is no initialized one. */
-cl_int rt_gl_open_egl_images(void *display, struct rt_gl **out);
 
 /* What a memory object made from a GL object remembers of it. */
 struct rt_gl_object {

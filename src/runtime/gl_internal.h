@@ -85,10 +85,11 @@ struct rt_gl {
 };
 
 /* Makes a context sharing the application's objects current for a call
- * (gl_binding.c says which) and consumes the GL errors pending before it;
+ * (gl_binding.c says which; cpucl's own with `own_only`) and consumes the
+ * GL errors pending before it;
  * gl_leave puts back what was current, after finishing what cpucl's own
  * context `wrote` so that the application's sees it. */
-cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope);
+cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope, bool own_only);
 void gl_leave(struct rt_gl *gl, struct gl_scope *scope, bool wrote);
 
 /* The OpenCL image format of a GL internal format (the extension's table);

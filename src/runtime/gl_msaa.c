@@ -95,11 +95,9 @@ static void pack_sample(const cl_image_format *format, const void *values, unsig
 cl_int gl_read_multisample(struct rt_gl *gl, cl_mem mem)
 {
     struct gl_scope scope;
-    cl_int err = gl_binding_enter(gl->binding, &scope, true);
+    cl_int err = gl_enter(gl, &scope, true);
     if (err)
         return err;
-    while (gl->fn.GetError() != GL_NO_ERROR)
-        ;
     const cl_image_desc *d = &mem->desc;
     bool array = d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
     int kind = msaa_kind(mem->format.image_channel_data_type);
@@ -109,7 +107,7 @@ cl_int gl_read_multisample(struct rt_gl *gl, cl_mem mem)
     float(*fetched)[4] = total <= INT32_MAX ? malloc(total * sizeof *fetched) : NULL;
     if (!program || !fetched) {
         free(fetched);
-        gl_binding_leave(gl->binding, &scope);
+        gl_leave(gl, &scope, false);
         return program ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
     }
     GLuint buffer = 0;
@@ -142,7 +140,7 @@ cl_int gl_read_multisample(struct rt_gl *gl, cl_mem mem)
     for (size_t i = 0; i < total && !err; i++)
         pack_sample(&mem->format, fetched[i], mem->image.data + i * element_size);
     free(fetched);
-    gl_binding_leave(gl->binding, &scope);
+    gl_leave(gl, &scope, false);
     return err;
 }
 
@@ -152,10 +150,10 @@ void gl_delete_msaa_programs(struct rt_gl *gl)
     for (int i = 0; i < MSAA_PROGRAMS; i++)
         any |= gl->msaa_programs[i] != 0;
     struct gl_scope scope;
-    if (!any || gl_binding_enter(gl->binding, &scope, true))
+    if (!any || gl_enter(gl, &scope, true))
         return;
     for (int i = 0; i < MSAA_PROGRAMS; i++)
         if (gl->msaa_programs[i])
             gl->fn.DeleteProgram(gl->msaa_programs[i]);
-    gl_binding_leave(gl->binding, &scope);
+    gl_leave(gl, &scope, false);
 }
