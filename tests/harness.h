@@ -285,6 +285,17 @@ static inline cl_program harness_build(struct harness *h, const char *source, co
     return program;
 }
 
+/* harness_build of a file's source (tests/data). */
+static inline cl_program harness_build_file(struct harness *h, const char *path,
+                                            const char *options)
+{
+    size_t size;
+    char *source = (char *)harness_load_file(path, &size);
+    cl_program program = harness_build(h, source, options);
+    free(source);
+    return program;
+}
+
 static inline cl_kernel harness_kernel(cl_program program, const char *name)
 {
     cl_int err;

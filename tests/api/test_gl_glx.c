@@ -15,6 +15,8 @@
 
 #include "../harness.h"
 
+#define GL_KERNELS CPUCL_TEST_DATA "/gl_kernels.cl"
+
 /* clang-format off */
 #define GL_TEST_FUNCTIONS(X)                                                                       \
     X(Finish)                                                                                      \
@@ -42,26 +44,6 @@ static struct {
     GL_TEST_FUNCTIONS(FIELD)
 #undef FIELD
 } gl;
-
-static const char *source =
-    "#pragma OPENCL EXTENSION cl_khr_gl_msaa_sharing : enable\n"
-    "kernel void scale(global int *data)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    data[i] = data[i] * 2 + 1;\n"
-    "}\n"
-    "kernel void invert(read_only image2d_t src, write_only image2d_t dst)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    write_imagef(dst, p, (float4)(1.0f) - read_imagef(src, p));\n"
-    "}\n"
-    "kernel void read_msaa(read_only image2d_msaa_t src, global float4 *out)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
-    "    for (int s = 0; s < n; s++)\n"
-    "        out[i * n + s] = read_imagef(src, p, s);\n"
-    "}\n";
 
 static struct harness h;
 static cl_program program;
@@ -279,7 +261,7 @@ int main(void)
 {
     open_gl();
     open_cl();
-    program = harness_build(&h, source, "-cl-std=CL2.0");
+    program = harness_build_file(&h, GL_KERNELS, "-cl-std=CL2.0");
     REQUIRE(program);
     buffers_and_textures();
     multisample();

@@ -25,6 +25,8 @@
 
 #include "../harness.h"
 
+#define GL_KERNELS CPUCL_TEST_DATA "/gl_kernels.cl"
+
 /* clang-format off */
 #define GL_TEST_FUNCTIONS(X)                                                                       \
     X(GetError)                                                                                    \
@@ -71,76 +73,6 @@ static struct {
     GL_TEST_FUNCTIONS(FIELD)
 #undef FIELD
 } gl;
-
-static const char *source =
-    "#pragma OPENCL EXTENSION cl_khr_gl_msaa_sharing : enable\n"
-    "kernel void read_msaa(read_only image2d_msaa_t src, global float4 *out)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
-    "    for (int s = 0; s < n; s++)\n"
-    "        out[i * n + s] = read_imagef(src, p, s);\n"
-    "}\n"
-    "kernel void read_msaa_array(read_only image2d_array_msaa_t src, global uint4 *out)\n"
-    "{\n"
-    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
-    "    int n = get_image_num_samples(src);\n"
-    "    int i = (p.z * get_image_height(src) + p.y) * get_image_width(src) + p.x;\n"
-    "    for (int s = 0; s < n; s++)\n"
-    "        out[i * n + s] = read_imageui(src, p, s);\n"
-    "    if (i == 0)\n"
-    "        out[get_global_size(0) * get_global_size(1) * get_global_size(2) * n] =\n"
-    "            (uint4)(n, get_image_array_size(src), get_image_dim(src).x, "
-    "get_image_dim(src).y);\n"
-    "}\n"
-    "kernel void read_msaa_depth(read_only image2d_msaa_depth_t src, global float *out)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    int n = get_image_num_samples(src), i = p.y * get_image_width(src) + p.x;\n"
-    "    for (int s = 0; s < n; s++)\n"
-    "        out[i * n + s] = read_imagef(src, p, s);\n"
-    "}\n"
-    "kernel void invert_in_place(read_write image2d_t img)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    write_imagef(img, p, (float4)(1.0f) - read_imagef(img, p));\n"
-    "}\n"
-    "kernel void scale(global int *data)\n"
-    "{\n"
-    "    size_t i = get_global_id(0);\n"
-    "    data[i] = data[i] * 2 + 1;\n"
-    "}\n"
-    "kernel void invert(read_only image2d_t src, write_only image2d_t dst)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    write_imagef(dst, p, (float4)(1.0f) - read_imagef(src, p));\n"
-    "}\n"
-    "kernel void read_3d(read_only image3d_t src, global uint4 *out)\n"
-    "{\n"
-    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
-    "    size_t i = (p.z * get_global_size(1) + p.y) * get_global_size(0) + p.x;\n"
-    "    out[i] = read_imageui(src, p);\n"
-    "}\n"
-    "kernel void fill_array(write_only image2d_array_t dst)\n"
-    "{\n"
-    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
-    "    write_imageui(dst, p, (uint4)(p.x, p.y, p.z, p.x + p.y + p.z));\n"
-    "}\n"
-    "kernel void double_1d(read_only image1d_buffer_t src, write_only image1d_t dst)\n"
-    "{\n"
-    "    int i = get_global_id(0);\n"
-    "    write_imagef(dst, i, read_imagef(src, i) * 2.0f);\n"
-    "}\n"
-    "kernel void read_depth(read_only image2d_depth_t src, global float *out)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    out[p.y * get_global_size(0) + p.x] = read_imagef(src, p);\n"
-    "}\n"
-    "kernel void add_layer(read_write image1d_array_t img)\n"
-    "{\n"
-    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
-    "    write_imagei(img, p, read_imagei(img, p) + (int4)(p.y));\n"
-    "}\n";
 
 static struct harness h; /* its context made from the GL context */
 static cl_program program;
@@ -1010,7 +942,7 @@ static void egl_images(void)
     REQUIRE(image != EGL_NO_IMAGE_KHR);
 
     struct harness plain = harness_open();
-    cl_program plain_program = harness_build(&plain, source, "-cl-std=CL2.0");
+    cl_program plain_program = harness_build_file(&plain, GL_KERNELS, "-cl-std=CL2.0");
     REQUIRE(plain_program);
     cl_int err;
     const cl_egl_image_properties_khr no_properties[] = {0};
@@ -1189,7 +1121,7 @@ int main(void)
 {
     open_gl();
     open_cl();
-    program = harness_build(&h, source, "-cl-std=CL2.0");
+    program = harness_build_file(&h, GL_KERNELS, "-cl-std=CL2.0");
     REQUIRE(program);
     context_queries();
     buffers();
