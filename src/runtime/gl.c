@@ -168,7 +168,7 @@ static const struct {
     {GL_R32F, GL_RG32F, GL_RGBA32F, CL_FLOAT},
 };
 
-bool gl_cl_format_of(GLenum internal, cl_image_format *format)
+static bool cl_format_of(GLenum internal, cl_image_format *format)
 {
     for (size_t i = 0; i < sizeof sized_formats / sizeof sized_formats[0]; i++) {
         format->image_channel_data_type = sized_formats[i].type;
@@ -197,7 +197,7 @@ bool gl_cl_format_of(GLenum internal, cl_image_format *format)
 
 /* The GL format and type that transfer an image's pixels as OpenCL stores
  * them. */
-void gl_transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type)
+static void transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type)
 {
     cl_channel_type type = format->image_channel_data_type;
     bool integer = type >= CL_SIGNED_INT8 && type <= CL_UNSIGNED_INT32;
@@ -262,7 +262,7 @@ static cl_int describe_renderbuffer(struct rt_gl *gl, GLuint name, struct rt_gl_
     /* cl_khr_gl_msaa_sharing is about textures: no multi-sample renderbuffers */
     if (samples > 1)
         return CL_INVALID_OPERATION;
-    if (!gl_cl_format_of((GLenum)internal, &shape->format))
+    if (!cl_format_of((GLenum)internal, &shape->format))
         return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     shape->desc = (cl_image_desc){.image_type = CL_MEM_OBJECT_IMAGE2D,
                                   .image_width = (size_t)width,
@@ -330,7 +330,7 @@ static cl_int describe_texture_bound(struct rt_gl *gl, const struct rt_gl_object
     gl->fn.GetTexLevelParameteriv(target, level, GL_TEXTURE_BORDER, &border);
     if (gl->fn.GetError() == GL_NO_ERROR && border > 0)
         return CL_INVALID_OPERATION;
-    if (!gl_cl_format_of((GLenum)internal, &shape->format))
+    if (!cl_format_of((GLenum)internal, &shape->format))
         return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     cl_image_desc *d = &shape->desc;
     *d = (cl_image_desc){.image_type = image_type_of(base), .image_width = (size_t)width};
@@ -403,7 +403,7 @@ static cl_int describe_egl_image(struct rt_gl *gl, void *image, struct rt_gl_sha
         gl->fn.GetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
         if (width <= 0 || height <= 0)
             err = CL_INVALID_EGL_OBJECT_KHR;
-        else if (!gl_cl_format_of((GLenum)internal, &shape->format) ||
+        else if (!cl_format_of((GLenum)internal, &shape->format) ||
                  shape->format.image_channel_order == CL_DEPTH_STENCIL)
             err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
     }
@@ -417,7 +417,7 @@ static cl_int describe_egl_image(struct rt_gl *gl, void *image, struct rt_gl_sha
 static void copy_egl_image(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
     GLenum format, type;
-    gl_transfer_format(&mem->format, &format, &type);
+    transfer_format(&mem->format, &format, &type);
     GLuint texture = bind_egl_image(gl, mem->gl.egl_image);
     if (to_gl)
         gl->fn.TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, (GLsizei)mem->desc.image_width,
@@ -478,7 +478,7 @@ static void copy_texture(struct rt_gl *gl, cl_mem mem, bool to_gl)
     const struct rt_gl_object *object = &mem->gl;
     const cl_image_desc *d = &mem->desc;
     GLenum format, type;
-    gl_transfer_format(&mem->format, &format, &type);
+    transfer_format(&mem->format, &format, &type);
     GLint old = bind_texture(gl, object->target, object->name);
     GLenum target = object->target;
     GLint level = object->level;
@@ -510,7 +510,7 @@ static void copy_texture(struct rt_gl *gl, cl_mem mem, bool to_gl)
 static void copy_renderbuffer(struct rt_gl *gl, cl_mem mem, bool to_gl)
 {
     GLenum format, type;
-    gl_transfer_format(&mem->format, &format, &type);
+    transfer_format(&mem->format, &format, &type);
     GLsizei width = (GLsizei)mem->desc.image_width, height = (GLsizei)mem->desc.image_height;
     GLint old_renderbuffer = 0, internal = 0;
     gl->fn.GetIntegerv(GL_RENDERBUFFER_BINDING, &old_renderbuffer);

@@ -1,7 +1,6 @@
 /* gl_internal.h - what the runtime's OpenCL/OpenGL files share (gl.c,
- * gl_msaa.c): the GL functions cpucl calls, struct rt_gl, a call's GL
- * context, and the format helpers. Nothing outside src/runtime/gl*.c
- * includes it.
+ * gl_msaa.c): the GL functions cpucl calls, struct rt_gl, and a call's GL
+ * context. Nothing outside src/runtime/gl*.c includes it.
  */
 #ifndef CPUCL_RUNTIME_GL_INTERNAL_H
 #define CPUCL_RUNTIME_GL_INTERNAL_H
@@ -91,13 +90,6 @@ struct rt_gl {
  * context `wrote` so that the application's sees it. */
 cl_int gl_enter(struct rt_gl *gl, struct gl_scope *scope, bool own_only);
 void gl_leave(struct rt_gl *gl, struct gl_scope *scope, bool wrote);
-
-/* The OpenCL image format of a GL internal format (the extension's table);
- * false when there is none. */
-bool gl_cl_format_of(GLenum internal, cl_image_format *format);
-/* The GL format and type that transfer an image's pixels as OpenCL stores
- * them. */
-void gl_transfer_format(const cl_image_format *format, GLenum *gl_format, GLenum *gl_type);
 
 /* cl_khr_gl_msaa_sharing (gl_msaa.c): every sample of a multi-sample
  * texture into mem's storage; the programs that do it, deleted. */
