@@ -277,6 +277,9 @@ void cc_context_scopes_free(struct cc_context_scopes *scopes);
 LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char *kernel_name,
                               bool (*is_barrier)(LLVMValueRef call), bool *unsuitable,
                               size_t *per_item, struct cc_log *log);
+
+/* report.c: adds to each kernel's private_mem_size the allocas of its
+ * optimised work-group function. */
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
 /* CPUCL_VECTORIZE=1: prints to stderr, per kernel, whether the loop
