@@ -1,7 +1,8 @@
 /* regions.h - what regions.c, which splits a kernel at its barriers into
- * region functions, hands region_loops.c, which builds the work-group
- * function that runs each region for every work-item. Private to those
- * two files; the compiler's interface to them is cc_build_regions
+ * region functions, shares with demote.c, which first puts the values
+ * crossing blocks in allocas, and hands region_loops.c, which builds the
+ * work-group function that runs each region for every work-item. Private
+ * to those three files; the compiler's interface to them is cc_build_regions
  * (internal.h). */
 #ifndef CPUCL_COMPILER_REGIONS_H
 #define CPUCL_COMPILER_REGIONS_H
@@ -70,6 +71,11 @@ struct regions {
 
     LLVMTypeRef i8, i32, i64, ptr, region_type;
 };
+
+/* demote.c: every value of r->wi used outside its block, phis too, goes
+ * through an alloca of the prologue or is computed again where it is used;
+ * sets r->failed when out of memory. */
+void cc_demote_values(struct regions *r);
 
 /* region_loops.c: the work-group function wg_name of a kernel split into
  * r->num_regions region functions `regions`, its string attributes (the
