@@ -37,7 +37,7 @@
 
 #include "compiler/compiler.h"
 
-/* The build log: text the application reads with CL_PROGRAM_BUILD_LOG.
+/* log.c: the build log, text the application reads with CL_PROGRAM_BUILD_LOG.
  * Appending never fails visibly; on allocation failure the log keeps what it
  * had and `failed` says so, and cc_build reports CL_OUT_OF_HOST_MEMORY. */
 struct cc_log {
@@ -400,7 +400,7 @@ cl_int cc_program_load_eager_parts(struct cc_program *program, struct cc_log *lo
 cl_int cc_check_undefined(LLVMModuleRef module, LLVMValueRef *roots, size_t num_roots,
                           struct cc_log *log);
 
-/* build.c: debugging aids, shared with codegen.c. */
+/* log.c: debugging aids (build.c, codegen.c) and LLVM diagnostics into the log. */
 void cc_dump(LLVMModuleRef module, const char *stage, bool final_stage);
 /* CPUCL_BUILD_TIMES=1: how long each step of a build, or of a kernel's
  * code, took, printed as one line "cpucl: <what> (ms): step ms ...". */
