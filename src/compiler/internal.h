@@ -309,6 +309,10 @@ void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZ
  * the build log, the program's bitcode (its binary), the kernel table and
  * the object file of the work-group functions, before the JIT renames
  * them (cc_object_rename). */
+/* Bumped whenever the payload's layout or the meaning of a cache entry
+ * changes, so older entries become misses (it is part of every key). */
+#define CC_CACHE_FORMAT 3
+/* cache_key.c: the keys; cache.c: the entries. */
 struct cc_cache_key {
     unsigned char digest[CC_SHA256_SIZE];
 };
@@ -345,6 +349,10 @@ void cc_cache_entry_free(struct cc_cache_entry *entry);
 /* Writes the entry of `key` (whose parts the caller keeps), replacing any
  * other atomically; failures are silent (the next build compiles again). */
 void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry *entry);
+/* The key of part `index`'s code in the program of `program`, or of a
+ * launch's copy of it (`variant`: the launch's facts). */
+void cc_cache_code_key(const struct cc_cache_key *program, unsigned index, const void *variant,
+                       size_t variant_size, struct cc_cache_key *key);
 /* The machine code of part `index` of the program of `key`, compiled at
  * the part's first use (codegen.c), in an entry of its own: the object
  * file (malloc'd) and the kernel's private memory size. `variant` (NULL
