@@ -310,6 +310,9 @@ void api_set_call_job(struct rt_command *command, void (*fn)(void *), void *arg)
 /* The CL_DEVICE_* facts other entry points need. */
 size_t api_device_max_work_group_size(cl_device_id device);
 cl_ulong api_device_max_mem_alloc_size(cl_device_id device);
+/* The affinity domains that split the device in two or more, and
+ * next-partitionable (sub_devices.c). */
+cl_device_affinity_domain api_affinity_domains(cl_device_id device);
 /* Bytes of local arena a launch of the kernel needs with its current args. */
 size_t api_kernel_local_mem_size(cl_kernel kernel);
 #define API_MEM_BASE_ADDR_ALIGN_BITS 1024   /* buffers are 128-byte aligned */
