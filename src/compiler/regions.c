@@ -122,12 +122,16 @@ static void retarget_phis(struct regions *r, LLVMBasicBlockRef bb, LLVMBasicBloc
 }
 
 /* Every barrier call becomes the first instruction of a block of its own
- * start: the tail of its block, from the barrier on, moves to a new block. */
+ * start: the tail of its block, from the barrier on, moves to a new block.
+ * Region 0 starts at the prologue's successor, not at a barrier, so a
+ * barrier first in that block (a kernel whose first statement is a
+ * barrier) is split off too: region 0 is then that empty block. */
 static void split_at_barriers(struct regions *r)
 {
+    LLVMBasicBlockRef first = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(r->prologue), 0);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(r->wi); bb;
          bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef barrier = first_barrier_in(r, bb, true);
+        LLVMValueRef barrier = first_barrier_in(r, bb, bb != first);
         if (!barrier)
             continue;
         LLVMBasicBlockRef tail = LLVMInsertBasicBlockInContext(

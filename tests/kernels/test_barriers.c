@@ -152,7 +152,61 @@ static const char *source =
     "        step += tmp & 1;\n"
     "    }\n"
     "    out[get_global_id(0)] = acc * 100 + step;\n"
+    "}\n"
+    /* A barrier as the kernel's first statement (region 0 is then empty):
+     * such kernels failed to build ("barrier is not provided"). */
+    "kernel void barrier_first(global int *out, local int *t)\n"
+    "{\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    t[l] = (int)get_global_id(0) * 3;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[get_global_id(0)] = t[n - 1 - l];\n"
+    "}\n"
+    /* piglit's atomic_cmpxchg-global: the work-items take turns */
+    "kernel void barrier_first_turns(global int *out)\n"
+    "{\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    int id = get_global_id(0);\n"
+    "    for (int i = 0; i < get_global_size(0); i++) {\n"
+    "        if (i == id)\n"
+    "            atomic_cmpxchg(out, id, id + 1);\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    }\n"
     "}\n";
+
+/* barrier_first over groups of `local`, and barrier_first_turns in one
+ * group of `local`: each item's turn moves the counter on by one. */
+static void check_barrier_first(struct harness *h, cl_program program, size_t local)
+{
+    size_t global = 3 * local;
+    int *out = malloc(global * sizeof *out);
+    REQUIRE(out);
+    cl_mem d = harness_buffer(h, CL_MEM_READ_WRITE, global * sizeof *out, NULL);
+    cl_kernel k = harness_kernel(program, "barrier_first");
+    CHECK_OK(harness_args(k, 2, ARG(d), sizeof(int) * local, NULL));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(
+        clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, global * sizeof *out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (size_t g = 0; g < global; g++) {
+        size_t group = g / local, l = g % local;
+        bad += out[g] != (int)(group * local + local - 1 - l) * 3;
+    }
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+
+    cl_int zero = 0, count = -1;
+    CHECK_OK(clEnqueueWriteBuffer(h->queue, d, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL));
+    k = harness_kernel(program, "barrier_first_turns");
+    CHECK_OK(harness_args(k, 1, ARG(d)));
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, k, 1, NULL, &local, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(h->queue, d, CL_TRUE, 0, sizeof count, &count, 0, NULL, NULL));
+    CHECK(count == (cl_int)local);
+    clReleaseKernel(k);
+    clReleaseMemObject(d);
+    free(out);
+}
 
 static void check_uniform_loop(struct harness *h, cl_program program, size_t local, int limit)
 {
@@ -431,6 +485,9 @@ static void run_all(struct harness *h, cl_program program, bool regions)
     check_keep_array(h, program, 1024, 256, regions);
     check_keep_array(h, program, 999, 64, regions);
     check_taps(h, program);
+    check_barrier_first(h, program, 1);
+    check_barrier_first(h, program, 8);
+    check_barrier_first(h, program, 100);
     check_local_sum(h, program, 1);
     check_local_sum(h, program, 64);
     check_async(h, program, 1);
