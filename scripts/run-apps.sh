@@ -21,7 +21,10 @@
 #             opencv    OpenCV's OpenCL paths (Debian: python3-opencv):
 #                       56 image and matrix operations and 4 reductions
 #                       against OpenCV's CPU path (scripts/opencv-check.py)
-#             default: all five
+#             piglit    piglit's OpenCL profile (Debian: piglit): about
+#                       700 API and program tests; each test that does
+#                       not pass gets a line, then the counts
+#             default: all six
 #
 # Every application keeps caches (hashcat's kernels, cpucl's and PoCL's
 # builds): they go to a temporary folder that the run removes, so each
@@ -37,7 +40,7 @@ if [ $# -gt 0 ] && [ -e "$1" ]; then
     shift
 fi
 apps=("$@")
-[ ${#apps[@]} -gt 0 ] || apps=(clblast hashcat ffmpeg pyopencl opencv)
+[ ${#apps[@]} -gt 0 ] || apps=(clblast hashcat ffmpeg pyopencl opencv piglit)
 logs=${APPS_LOGS:-/tmp/cpucl-apps-logs}
 mkdir -p "$logs"
 scratch=$(mktemp -d)
@@ -160,6 +163,25 @@ run_opencv() {
     [ $rc = 0 ] || failed=1
 }
 
+run_piglit() {
+    command -v piglit >/dev/null || { missing piglit piglit; return; }
+    local log=$logs/piglit.log start rc
+    start=$(date +%s)
+    rm -rf "$scratch/piglit"
+    timeout 3600 piglit run cl -c -j "$(nproc)" "$scratch/piglit" >"$log" 2>&1
+    rc=$?
+    piglit summary console "$scratch/piglit" >"$logs/piglit-summary.txt" 2>&1
+    grep -E ': (fail|crash|timeout|warn|incomplete)$' "$logs/piglit-summary.txt" |
+        while read -r name; do
+            line piglit "$(echo "${name%: *}" | cut -c1-34)" "${name##*: }" -
+        done
+    local counts
+    counts=$(grep -E '^ *(pass|fail|crash|skip|timeout): ' "$logs/piglit-summary.txt" |
+        awk '{printf "%s%s %s", sep, $1, $2; sep = ", "}')
+    line piglit "cl profile" "rc $rc: $counts" $(($(date +%s) - start))
+    grep -qE '^ *(fail|crash|timeout): +[1-9]' "$logs/piglit-summary.txt" && failed=1
+}
+
 # The name of the platform the ICD file gives (OpenCV picks its device by
 # it): cpucl's, unless the file names another library.
 platform_name() {
@@ -171,7 +193,7 @@ platform_name() {
 
 for app in "${apps[@]}"; do
     case $app in
-    clblast | hashcat | ffmpeg | pyopencl | opencv) run_$app ;;
+    clblast | hashcat | ffmpeg | pyopencl | opencv | piglit) run_$app ;;
     *) echo "unknown app: $app" >&2; exit 2 ;;
     esac
 done

@@ -194,7 +194,9 @@ clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name,
         return api_info(param_value_size, param_value, param_value_size_ret, queue->property_list,
                         queue->num_property_list * sizeof(cl_queue_properties));
     case CL_QUEUE_SIZE:
-        /* 5.1: only device queues have a size. */
+        /* 5.1: "This query is only supported for device command queues";
+         * the error is CL_INVALID_COMMAND_QUEUE, "if command_queue is not a
+         * valid command-queue for param_name". */
         if (!(queue->properties & CL_QUEUE_ON_DEVICE))
             return CL_INVALID_COMMAND_QUEUE;
         return API_INFO(queue->size);

@@ -42,11 +42,12 @@ struct wg {
                               * (cc_settle_sub_group_size) */
 };
 
-/* Builtins that synchronise the work-items of a group (OpenCL C 6.13.8,
- * 6.13.10, 6.13.15, 6.13.16.*, and the sub-group functions of
- * cl_khr_subgroups): a work-group function that runs the items one after
- * the other cannot implement them. */
+/* What a call is to the work-items of a group: barrier() and
+ * work_group_barrier() (6.13.8) wait for the group, sub_group_barrier()
+ * (cl_khr_subgroups) for the sub-group. */
 enum barrier_kind { NOT_A_BARRIER, WORK_GROUP_BARRIER, SUB_GROUP_BARRIER };
+
+/* workgroup.c */
 
 /* The name inside an Itanium-mangled builtin name: "barrier" for
  * "_Z7barrierj". Unmangled names are returned whole. */
