@@ -1,4 +1,5 @@
 /* program.c - program objects and building them (API spec 5.8). */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -289,6 +290,19 @@ static bool allows_non_uniform(const cl_program program, const char *options)
                        strstr(options, "-cl-std=clc++"));
 }
 
+/* Whether `options` holds the option `name` as a word of its own. */
+static bool has_option(const char *options, const char *name)
+{
+    size_t length = strlen(name);
+    for (const char *p = options ? strstr(options, name) : NULL; p; p = strstr(p + 1, name)) {
+        bool starts = p == options || isspace((unsigned char)p[-1]);
+        bool ends = !p[length] || isspace((unsigned char)p[length]);
+        if (starts && ends)
+            return true;
+    }
+    return false;
+}
+
 /* 5.8.2: a program from SPIR-V is translated, then linked on its own. */
 static cl_int build_il(cl_program program, char **log, struct cc_program **built)
 {
@@ -353,6 +367,7 @@ static void record_outcome(cl_program program, struct build_outcome *o, bool rep
                                                      : program->binary_type)
                                    : o->type;
     program->non_uniform = allows_non_uniform(program, o->options);
+    program->flush_denormals = has_option(o->options, "-cl-denorms-are-zero");
     pthread_mutex_unlock(&program->lock);
     if (o->err) {
         if (o->built)
@@ -803,6 +818,8 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     program->build_log = log;
     program->build_options = options_copy;
     program->non_uniform = non_uniform;
+    /* 5.8.5.1: -cl-denorms-are-zero is a linker option too */
+    program->flush_denormals = has_option(options, "-cl-denorms-are-zero");
     if (err) {
         program->build_status = CL_BUILD_ERROR;
     } else if (built) {

@@ -27,8 +27,10 @@ static const char *const passed_through[] = {
     "-Werror",
 };
 
-/* Options that only grant the implementation a freedom it need not use:
- * accepted, nothing to do. -cl-denorms-are-zero allows flushing (5.8.4.2);
+/* Options that only grant the implementation a freedom (or ask what the
+ * runtime, not the compiler, does): accepted, nothing to do here.
+ * -cl-denorms-are-zero allows flushing (5.8.4.2), which the workers do
+ * for the program's launches (src/api/program.c, src/devices/cpu/pool.c);
  * -cl-strict-aliasing is the OpenCL 1.0 option, deprecated since 1.1 and
  * still passed by old programs; -cl-no-subgroup-ifp (2.2) says the program
  * needs no independent forward progress of sub-groups. */

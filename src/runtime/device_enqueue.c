@@ -174,6 +174,7 @@ static int enqueue_kernel(const struct cc_enqueue *request)
     launch->wg = info->wg;
     launch->work_dim = request->ndrange->work_dim;
     launch->sub_group_size = info->sub_group_size;
+    launch->flush_denormals = parent->job.u.kernel.flush_denormals; /* the same program */
     for (int d = 0; d < 3; d++) {
         bool in_range = (uint32_t)d < launch->work_dim;
         launch->global_offset[d] = in_range ? request->ndrange->offset[d] : 0;

@@ -171,6 +171,7 @@ struct _cl_program {
     struct cc_program *built;            /* NULL until a build succeeded */
     char *kernel_names;                  /* ";"-joined, NULL until built */
     bool non_uniform;                    /* non-uniform work-groups allowed (program.c) */
+    bool flush_denormals;                /* built or linked with -cl-denorms-are-zero */
     cl_program_binary_type binary_type;
     void *object;                        /* bitcode of a compiled object, a library, or a
                                           * binary given to clCreateProgramWithBinary */

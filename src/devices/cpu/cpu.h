@@ -49,6 +49,8 @@ struct cpu_kernel_launch {
     size_t global_size[3];
     size_t local_size[3];      /* enqueued local size */
     size_t local_mem_size;     /* arena bytes a work-group needs */
+    bool flush_denormals;      /* built with -cl-denorms-are-zero: the worker runs
+                                  the groups with denormals flushed to zero */
 };
 
 /* A 3D byte-region copy: rows of `row_bytes`, region[1] rows a slice,
