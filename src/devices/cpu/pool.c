@@ -103,11 +103,12 @@ static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *w
     state.scratch = cpu_fibers_scratch(worker->fibers);
 
     /* -cl-denorms-are-zero (API 5.8.4.2): denormals "may be flushed to
-     * zero", a performance hint; on x86 an operation with a denormal
-     * operand or result takes a microcode assist (around a hundred
-     * cycles), so the program gets it: MXCSR's DAZ (operands) and FTZ
-     * (results) bits, float and double alike, on this thread while it
-     * runs the program's groups, then the thread's own setting again. */
+     * zero", a performance hint (Intel's cores take a microcode assist of
+     * around a hundred cycles for a denormal operand or result; AMD's Zen
+     * cores little or none), and the program gets it: MXCSR's DAZ
+     * (operands) and FTZ (results) bits, float and double alike, on this
+     * thread while it runs the program's groups, then the thread's own
+     * setting again. */
     unsigned int mxcsr = 0;
     if (launch->flush_denormals) {
         mxcsr = _mm_getcsr();
