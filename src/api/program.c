@@ -275,21 +275,6 @@ static char *join_kernel_names(const struct cc_program *built)
     return names;
 }
 
-/* 5.8.4.7 and 5.10 (clEnqueueNDRangeKernel): non-uniform work-groups
- * exist unless -cl-uniform-work-group-size is given, for a program from
- * source only when built as OpenCL C 2.0 or newer; a program from IL or a
- * binary has them by default. */
-static bool allows_non_uniform(const cl_program program, const char *options)
-{
-    if (options && strstr(options, "-cl-uniform-work-group-size"))
-        return false;
-    if (!program->source)
-        return true;
-    return options && (strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
-                       strstr(options, "-cl-std=cl2.0") || strstr(options, "-cl-std=CLC++") ||
-                       strstr(options, "-cl-std=clc++"));
-}
-
 /* Whether `options` holds the option `name` as a word of its own. */
 static bool has_option(const char *options, const char *name)
 {
@@ -301,6 +286,21 @@ static bool has_option(const char *options, const char *name)
             return true;
     }
     return false;
+}
+
+/* 5.8.4.7 and 5.10 (clEnqueueNDRangeKernel): non-uniform work-groups
+ * exist unless -cl-uniform-work-group-size is given, for a program from
+ * source only when built as OpenCL C 2.0 or newer; a program from IL or a
+ * binary has them by default. */
+static bool allows_non_uniform(const cl_program program, const char *options)
+{
+    if (has_option(options, "-cl-uniform-work-group-size"))
+        return false;
+    if (!program->source)
+        return true;
+    return options && (strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
+                       strstr(options, "-cl-std=cl2.0") || strstr(options, "-cl-std=CLC++") ||
+                       strstr(options, "-cl-std=clc++"));
 }
 
 /* 5.8.2: a program from SPIR-V is translated, then linked on its own. */

@@ -182,6 +182,11 @@ int main(void)
     check(&h, programs[2], "non-uniform 3D, local > global", 3, NULL, gn3b, ln3b, 0);
     size_t gn1c[1] = {100};
     check(&h, programs[2], "non-uniform 1D local NULL", 1, NULL, gn1c, NULL, 0);
+    /* the option's name inside a macro's value is not the option */
+    cl_program named = harness_build(&h, source, "-cl-std=CL2.0 -DX=-cl-uniform-work-group-size");
+    REQUIRE(named);
+    check(&h, named, "non-uniform 3D, option named in a -D", 3, NULL, gn3, ln3, 0);
+    clReleaseProgram(named);
 
     /* A 1.2 and a -cl-uniform-work-group-size program refuse that range. */
     for (int p = 0; p < 2; p++) {
