@@ -1,5 +1,4 @@
 /* program.c - program objects and building them (API spec 5.8). */
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -275,32 +274,23 @@ static char *join_kernel_names(const struct cc_program *built)
     return names;
 }
 
-/* Whether `options` holds the option `name` as a word of its own. */
-static bool has_option(const char *options, const char *name)
-{
-    size_t length = strlen(name);
-    for (const char *p = options ? strstr(options, name) : NULL; p; p = strstr(p + 1, name)) {
-        bool starts = p == options || isspace((unsigned char)p[-1]);
-        bool ends = !p[length] || isspace((unsigned char)p[length]);
-        if (starts && ends)
-            return true;
-    }
-    return false;
-}
-
 /* 5.8.4.7 and 5.10 (clEnqueueNDRangeKernel): non-uniform work-groups
  * exist unless -cl-uniform-work-group-size is given, for a program from
  * source only when built as OpenCL C 2.0 or newer; a program from IL or a
  * binary has them by default. */
 static bool allows_non_uniform(const cl_program program, const char *options)
 {
-    if (has_option(options, "-cl-uniform-work-group-size"))
+    if (cc_options_have(options, "-cl-uniform-work-group-size"))
         return false;
     if (!program->source)
         return true;
-    return options && (strstr(options, "-cl-std=CL2.0") || strstr(options, "-cl-std=CL3.0") ||
-                       strstr(options, "-cl-std=cl2.0") || strstr(options, "-cl-std=CLC++") ||
-                       strstr(options, "-cl-std=clc++"));
+    static const char *const two[] = {"-cl-std=CL2.0",   "-cl-std=CL3.0",    "-cl-std=cl2.0",
+                                      "-cl-std=CLC++",   "-cl-std=CLC++1.0", "-cl-std=clc++",
+                                      "-cl-std=clc++1.0"};
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+        if (cc_options_have(options, two[i]))
+            return true;
+    return false;
 }
 
 /* 5.8.2: a program from SPIR-V is translated, then linked on its own. */
@@ -367,7 +357,7 @@ static void record_outcome(cl_program program, struct build_outcome *o, bool rep
                                                      : program->binary_type)
                                    : o->type;
     program->non_uniform = allows_non_uniform(program, o->options);
-    program->flush_denormals = has_option(o->options, "-cl-denorms-are-zero");
+    program->flush_denormals = cc_options_have(o->options, "-cl-denorms-are-zero");
     pthread_mutex_unlock(&program->lock);
     if (o->err) {
         if (o->built)
@@ -819,7 +809,7 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     program->build_options = options_copy;
     program->non_uniform = non_uniform;
     /* 5.8.5.1: -cl-denorms-are-zero is a linker option too */
-    program->flush_denormals = has_option(options, "-cl-denorms-are-zero");
+    program->flush_denormals = cc_options_have(options, "-cl-denorms-are-zero");
     if (err) {
         program->build_status = CL_BUILD_ERROR;
     } else if (built) {

@@ -131,6 +131,11 @@ struct cc_program;  /* opaque: JITed code and its kernel table */
 cl_int cc_build(const char *source, const char *options, char **log,
                 struct cc_program **out);
 
+/* Whether the build or link options `text` hold the option `name`, split
+ * as cc_build splits them (quotes, backslashes), a -D or -I value not
+ * counting; false on a bad quote or when out of memory. */
+bool cc_options_have(const char *text, const char *name);
+
 /* Checks build options as cc_build parses them: CL_SUCCESS, or
  * CL_INVALID_BUILD_OPTIONS with *log (malloc'd, always set) saying why. */
 cl_int cc_check_options(const char *options, char **log);

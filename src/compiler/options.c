@@ -223,6 +223,21 @@ cl_int cc_options_parse(const char *text, struct cc_options *options, struct cc_
     return err;
 }
 
+bool cc_options_have(const char *text, const char *name)
+{
+    char **tokens = NULL;
+    int count = tokenize(text ? text : "", &tokens);
+    bool found = false;
+    for (int i = 0; i < count; i++) {
+        if ((!strcmp(tokens[i], "-D") || !strcmp(tokens[i], "-I")) && i + 1 < count)
+            free(tokens[i++]); /* its value is not an option */
+        found |= !strcmp(tokens[i], name);
+        free(tokens[i]);
+    }
+    free(tokens);
+    return found;
+}
+
 void cc_options_free(struct cc_options *options)
 {
     for (unsigned i = 0; i < options->num_clang_args; i++)
