@@ -4,6 +4,11 @@
  *   transcendental  sin(x) + cos(x) * exp(y) + pow(z, w) over 16 Mi floats
  *   transcendental4 the same in float4 (vload4/vstore4), as hand-vectorized
  *                   kernels write it: 4 Mi work-items
+ *   mad_chain       256 Ki work-items each running one chain of 1024 dependent
+ *                   mad()s (peak-compute benchmarks such as clpeak's): bound by
+ *                   the latency of the FMA unless several work-items' chains
+ *                   run side by side
+ *   mad_chain_double the same in double
  * Each figure is the best of `repetitions` launches after a warm-up, in
  * milliseconds; the ratio is other / first (above 1: the first is faster).
  *
@@ -48,11 +53,28 @@ static const char *source =
     "    size_t i = get_global_id(0);\n"
     "    float4 a = vload4(i, x);\n"
     "    vstore4(sin(a) + cos(a) * exp(vload4(i, y)) + pow(vload4(i, z), vload4(i, w)), i, out);\n"
+    "}\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define CHAIN(x, y, k) for (int i = 0; i < CHAIN_LENGTH / 8; i++) {                 \\\n"
+    "    x = mad(x, k, y); x = mad(x, k, y); x = mad(x, k, y); x = mad(x, k, y);          \\\n"
+    "    x = mad(x, k, y); x = mad(x, k, y); x = mad(x, k, y); x = mad(x, k, y); }\n"
+    "kernel void mad_chain(global float *out, float k)\n"
+    "{\n"
+    "    float x = 0.0f, y = (float)get_local_id(0) * 0.001f;\n"
+    "    CHAIN(x, y, k)\n"
+    "    out[get_global_id(0)] = x;\n"
+    "}\n"
+    "kernel void mad_chain_double(global double *out, double k)\n"
+    "{\n"
+    "    double x = 0.0, y = (double)get_local_id(0) * 0.001;\n"
+    "    CHAIN(x, y, k)\n"
+    "    out[get_global_id(0)] = x;\n"
     "}\n";
 
-enum { OPTIONS = 8 << 20, VALUES = 16 << 20, WORKLOADS = 3, SAMPLES = 4096 };
-static const char *const workload_names[WORKLOADS] = {"blackscholes", "transcendental",
-                                                      "transcendental4"};
+enum { OPTIONS = 8 << 20, VALUES = 16 << 20, WORKLOADS = 5, SAMPLES = 4096 };
+enum { CHAIN_ITEMS = 256 << 10, CHAIN_LENGTH = 1024, CHAIN_LOCAL = 256 };
+static const char *const workload_names[WORKLOADS] = {
+    "blackscholes", "transcendental", "transcendental4", "mad_chain", "mad_chain_double"};
 static const float rate = 0.02f, volatility = 0.30f;
 
 static float *price, *strike, *years, *values;
@@ -92,13 +114,15 @@ static double cnd(double d)
     return 0.5 * erfc(-d / sqrt(2.0));
 }
 
-/* Best time of `reps` launches of `k` over `global` work-items, ms. */
-static double best_of(cl_command_queue queue, cl_kernel k, size_t global, int reps)
+/* Best time of `reps` launches of `k` over `global` work-items in groups
+ * of `local` (0: the driver's choice), ms. */
+static double best_of(cl_command_queue queue, cl_kernel k, size_t global, size_t local, int reps)
 {
     double best = 1e30;
     for (int r = -1; r < reps; r++) { /* r = -1: warm-up (first launch builds lazily elsewhere) */
         double t0 = now();
-        if (clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL) ||
+        if (clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, local ? &local : NULL, 0, NULL,
+                                   NULL) ||
             clFinish(queue))
             return -1;
         double ms = (now() - t0) * 1e3;
@@ -115,6 +139,40 @@ static cl_mem buffer(cl_context context, size_t size, void *data)
                           data, &err);
 }
 
+/* x = k x + y, CHAIN_LENGTH times from 0, in double on the host: the
+ * device's mad may or may not round its product, so 1e-4 apart. Local size
+ * CHAIN_LOCAL, as clpeak gives one. */
+static void run_chain(cl_context context, cl_command_queue queue, cl_program program, int is_double,
+                      int reps, double *ms, int *ok)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, is_double ? "mad_chain_double" : "mad_chain", &err);
+    size_t size = is_double ? sizeof(double) : sizeof(float);
+    cl_mem o = buffer(context, size * CHAIN_ITEMS, NULL);
+    float factor = 0.99f;
+    double factor_double = 0.99;
+    clSetKernelArg(k, 0, sizeof o, &o);
+    if (is_double)
+        clSetKernelArg(k, 1, sizeof factor_double, &factor_double);
+    else
+        clSetKernelArg(k, 1, sizeof factor, &factor);
+    *ms = best_of(queue, k, CHAIN_ITEMS, CHAIN_LOCAL, reps);
+    void *result = malloc(size * CHAIN_ITEMS);
+    clEnqueueReadBuffer(queue, o, CL_TRUE, 0, size * CHAIN_ITEMS, result, 0, NULL, NULL);
+    int bad = 0;
+    for (size_t i = 0; i < CHAIN_ITEMS; i += CHAIN_ITEMS / SAMPLES - 1) {
+        double got = is_double ? ((double *)result)[i] : ((float *)result)[i];
+        double x = 0.0, y = (double)(i % CHAIN_LOCAL) * 0.001;
+        for (int n = 0; n < CHAIN_LENGTH; n++)
+            x = x * 0.99 + y;
+        bad += fabs(got - x) > 1e-4 * (1 + fabs(x));
+    }
+    *ok = *ms > 0 && bad == 0;
+    free(result);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+}
+
 static void run_platform(cl_platform_id platform, int reps, struct bench_run *out)
 {
     for (int w = 0; w < WORKLOADS; w++)
@@ -126,7 +184,9 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    if (clBuildProgram(program, 1, &device, NULL, NULL, NULL)) {
+    char options[64];
+    snprintf(options, sizeof options, "-DCHAIN_LENGTH=%d", CHAIN_LENGTH);
+    if (clBuildProgram(program, 1, &device, options, NULL, NULL)) {
         fprintf(stderr, "%s: build failed\n", out->name);
         return;
     }
@@ -142,7 +202,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
             clSetKernelArg(k, i, sizeof(cl_mem), &args[i]);
         clSetKernelArg(k, 5, sizeof rate, &rate);
         clSetKernelArg(k, 6, sizeof volatility, &volatility);
-        out->ms[0] = best_of(queue, k, OPTIONS, reps);
+        out->ms[0] = best_of(queue, k, OPTIONS, 0, reps);
         float *calls = malloc(sizeof(float) * OPTIONS), *puts = malloc(sizeof(float) * OPTIONS);
         clEnqueueReadBuffer(queue, c, CL_TRUE, 0, sizeof(float) * OPTIONS, calls, 0, NULL, NULL);
         clEnqueueReadBuffer(queue, u, CL_TRUE, 0, sizeof(float) * OPTIONS, puts, 0, NULL, NULL);
@@ -175,7 +235,7 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         }
         cl_mem o = buffer(context, sizeof(float) * (size_t)VALUES, NULL);
         clSetKernelArg(k, 4, sizeof o, &o);
-        out->ms[w] = best_of(queue, k, w == 1 ? VALUES : VALUES / 4, reps);
+        out->ms[w] = best_of(queue, k, w == 1 ? VALUES : VALUES / 4, 0, reps);
         float *result = malloc(sizeof(float) * (size_t)VALUES);
         clEnqueueReadBuffer(queue, o, CL_TRUE, 0, sizeof(float) * (size_t)VALUES, result, 0, NULL,
                             NULL);
@@ -193,6 +253,8 @@ static void run_platform(cl_platform_id platform, int reps, struct bench_run *ou
         clReleaseMemObject(o);
         clReleaseKernel(k);
     }
+    for (int w = 3; w <= 4; w++) /* the chains, float and double */
+        run_chain(context, queue, program, w == 4, reps, &out->ms[w], &out->ok[w]);
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);

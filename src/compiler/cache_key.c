@@ -209,8 +209,9 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     cc_sha256_init(s);
     cc_sha256_update(s, identity, sizeof identity);
     /* Read at every build (workgroup.c, regions.c), for launch copies
-     * (codegen.c), CPUCL_NARROW, CPUCL_ROWS, CPUCL_DIVERGENT and CPUCL_JAM once per
-     * process (narrow.cpp, rows.cpp, divergent.cpp, jam.cpp);
+     * (codegen.c), CPUCL_NARROW, CPUCL_ROWS, CPUCL_DIVERGENT, CPUCL_JAM and CPUCL_INTERLEAVE
+     * once per process (narrow.cpp, rows.cpp, divergent.cpp, jam.cpp,
+     * interleave.cpp);
      * CPUCL_ABI_LEVEL is in the identity through host->abi_cpu. */
     hash_variable(s, "CPUCL_BARRIERS");
     hash_variable(s, "CPUCL_REGION_FUNCTIONS");
@@ -222,6 +223,7 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
     hash_variable(s, "CPUCL_DIVERGENT");
     hash_variable(s, "CPUCL_ROWS");
     hash_variable(s, "CPUCL_JAM");
+    hash_variable(s, "CPUCL_INTERLEAVE");
     hash_variable(s, "CPUCL_SCALARIZE");
     hash_string(s, kind);
     hash_string(s, options);

@@ -33,6 +33,7 @@
 // C++ for LLVM's LoopInfo and ScalarEvolution, which the C API lacks.
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/LoopIterator.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -404,6 +405,61 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
     return true;
 }
 
+// Whether a loop carries one long chain of floating-point operations from
+// each iteration to the next with little beside it and no memory access:
+// clpeak's `for (i = 0; i < 128; i++) { x = mad(y, x, y); y = mad(x, y, x);
+// ... }`. Unrolled whole, each work-item is one chain of thousands of
+// operations, each waiting for the one before (four cycles an FMA), too
+// long for out-of-order execution to reach the next work-items' chains:
+// 23 GFLOPS on AVX2 for 2048 mads a work-item. Run as the interchange
+// below, each iteration runs for the group's vectors of work-items one
+// after another, short independent chains the core overlaps: 50-60 GFLOPS
+// at any local size, and a fraction of the unrolled code to compile. So
+// such a loop is not unrolled and goes to the interchange whatever its
+// trip count when the chain it carries (C operations from the header phis
+// to the latch's values) spans trips * C >= 64 operations and fewer than
+// four lanes' worth of operations run beside it (N < 4C, a vector
+// operation counted once per lane: a float4 loop's four chains, once
+// scalarized, already keep the FMA pipes busy unrolled, 97 GFLOPS).
+bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
+{
+    llvm::BasicBlock *latch = loop->getLoopLatch();
+    if (!trips || !loop->isInnermost() || !latch)
+        return false;
+    llvm::LoopBlocksRPO blocks(loop);
+    blocks.perform(&loops);
+    llvm::DenseMap<const llvm::Value *, unsigned> depth;
+    uint64_t operations = 0;
+    for (llvm::BasicBlock *bb : blocks)
+        for (llvm::Instruction &inst : *bb) {
+            if (inst.mayReadOrWriteMemory() && !llvm::isa<llvm::CallInst>(inst))
+                return false;
+            unsigned d = 0;
+            if (!(llvm::isa<llvm::PHINode>(inst) && bb == loop->getHeader()))
+                for (const llvm::Use &use : inst.operands()) {
+                    auto found = depth.find(use.get());
+                    if (found != depth.end())
+                        d = std::max(d, found->second);
+                }
+            llvm::Type *type = inst.getType();
+            if (type->isFPOrFPVectorTy() &&
+                (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst))) {
+                d++;
+                auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+                operations += vector ? vector->getNumElements() : 1;
+            }
+            depth[&inst] = d;
+        }
+    uint64_t carried = 0;
+    for (llvm::PHINode &phi : loop->getHeader()->phis())
+        if (phi.getType()->isFPOrFPVectorTy()) {
+            auto found = depth.find(phi.getIncomingValueForBlock(latch));
+            if (found != depth.end())
+                carried = std::max<uint64_t>(carried, found->second);
+        }
+    return carried && carried * trips >= 64 && operations < 4 * carried;
+}
+
 // Whether a value is the same for every work-item that computes it.
 // uniform.c answers "the same for the whole group", which is stricter: it
 // counts every value made between a divergent branch and its join as
@@ -634,16 +690,19 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     // Loops unrolled whole, inner ones first.
     llvm::DenseMap<const llvm::Loop *, uint64_t> unrolled;
     auto preorder = loops.getLoopsInPreorder();
+    llvm::SmallPtrSet<const llvm::Loop *, 8> chains;
     for (llvm::Loop *loop : llvm::reverse(preorder)) {
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips)
+        if (carries_long_chain(loop, trips, loops))
+            chains.insert(loop);
+        else if (trips)
             unroll_whole(loop, trips, is_barrier, loops, unrolled);
     }
     for (llvm::Loop *loop : preorder) {
         if (!loop->isInnermost() || unrolled.count(loop) || headers.size() == max_loop_barriers)
             continue;
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (trips && trips <= max_unrolled_trip_count)
+        if (trips && trips <= max_unrolled_trip_count && !chains.count(loop))
             continue;
         if (!suitable_body(loop, is_barrier) || !lanes.exits_alike(loop) ||
             !accesses_favour_lanes(loop, evolution, fn, values, count))

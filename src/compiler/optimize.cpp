@@ -16,7 +16,9 @@
 // turns both off), narrowing, divergent inner loops in chunks of lanes
 // (divergent.cpp), float sums of one count four work-items at a time
 // (jam.cpp), addresses counted from the group's first work-item
-// (group_addresses.cpp), then the width of some loops (below), then the
+// (group_addresses.cpp), conversions of work-item indices from 32 bits
+// (item_conversions.cpp), then the width of some loops (below), interleave counts for
+// long floating-point chains (interleave.cpp), then the
 // parallel mark taken off loops it would make wrong (item_order.cpp); and
 // int64_vectors.cpp's,
 // half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
@@ -37,12 +39,14 @@
 
 #include "compiler/group_addresses.h"
 #include "compiler/divergent.h"
+#include "compiler/interleave.h"
 #include "compiler/jam.h"
 #include "compiler/narrow.h"
 #include "compiler/rows.h"
 #include "compiler/optimize.h"
 #include "compiler/parallel.h"
 #include "compiler/half_vectors.h"
+#include "compiler/item_conversions.h"
 #include "compiler/item_order.h"
 #include "compiler/int64_vectors.h"
 #include "compiler/mask_shuffles.h"
@@ -201,6 +205,35 @@ struct WidthPass : llvm::PassInfoMixin<WidthPass> {
     }
 };
 
+// Work-item loops each of whose work-items runs one long chain of
+// floating-point operations: several vectors of them at once
+// (interleave.cpp).
+struct InterleavePass : llvm::PassInfoMixin<InterleavePass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
+    {
+        bool changed = cc_interleave_chains(fn, analyses.getResult<llvm::LoopAnalysis>(fn),
+                                            analyses.getResult<llvm::ScalarEvolutionAnalysis>(fn),
+                                            analyses.getResult<llvm::TargetIRAnalysis>(fn));
+        return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+    }
+};
+
+// Conversions of work-item indices to floating point from 32 bits
+// (item_conversions.cpp).
+struct ItemConversionsPass : llvm::PassInfoMixin<ItemConversionsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
+    {
+        bool changed =
+            cc_narrow_item_conversions(fn, analyses.getResult<llvm::LoopAnalysis>(fn),
+                                       analyses.getResult<llvm::ScalarEvolutionAnalysis>(fn));
+        if (!changed)
+            return llvm::PreservedAnalyses::all();
+        llvm::PreservedAnalyses kept; // no block changed
+        kept.preserveSet<llvm::CFGAnalyses>();
+        return kept;
+    }
+};
+
 struct GroupAddressesPass : llvm::PassInfoMixin<GroupAddressesPass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
     {
@@ -298,7 +331,10 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
                 if (cc_jam_enabled())
                     passes.addPass(JamPass());
                 passes.addPass(GroupAddressesPass());
+                passes.addPass(ItemConversionsPass());
                 passes.addPass(WidthPass());
+                if (cc_interleave_enabled())
+                    passes.addPass(InterleavePass());
                 passes.addPass(ItemOrderPass());
             });
     if (optimize)

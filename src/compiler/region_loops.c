@@ -24,6 +24,7 @@
 #include "compiler/internal.h"
 #include "compiler/parallel.h"
 #include "compiler/regions.h"
+#include "compiler/workgroup.h"
 
 static LLVMValueRef load_state(struct regions *r, LLVMValueRef state, LLVMTypeRef type,
                                size_t offset)
@@ -348,9 +349,11 @@ LLVMValueRef cc_region_loops_function(struct regions *r, LLVMValueRef *regions, 
         map_free(&copies);
     }
     LLVMValueRef size[3];
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         size[d] = load_state(r, state, r->i64,
                              offsetof(struct cc_wg_state, local_size) + d * sizeof(size_t));
+        cc_mark_local_size(size[d]);
+    }
     LLVMValueRef n = LLVMBuildMul(r->b, LLVMBuildMul(r->b, size[0], size[1], ""), size[2], "n");
     LLVMValueRef hook = load_state(r, state, r->ptr, offsetof(struct cc_wg_state, context));
     LLVMTypeRef hook_params[2] = {r->ptr, r->i64};

@@ -107,6 +107,17 @@ LLVMValueRef cc_load_field(LLVMBuilderRef b, LLVMTypeRef type, LLVMValueRef base
     return value;
 }
 
+void cc_mark_local_size(LLVMValueRef load)
+{
+    LLVMContextRef context = LLVMGetTypeContext(LLVMTypeOf(load));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(context);
+    LLVMMetadataRef bounds[2] = {
+        LLVMValueAsMetadata(LLVMConstInt(i64, 1, 0)),
+        LLVMValueAsMetadata(LLVMConstInt(i64, CC_MAX_WORK_GROUP_SIZE + 1, 0))};
+    LLVMSetMetadata(load, LLVMGetMDKindIDInContext(context, "range", 5),
+                    LLVMMetadataAsValue(context, LLVMMDNodeInContext2(context, bounds, 2)));
+}
+
 /* The work-group function takes the kernel's target-cpu, target-features
  * and the other string attributes clang gave it (denormal and math modes),
  * so that inlining the kernel into it is allowed and changes nothing. */
@@ -208,6 +219,8 @@ static LLVMValueRef build_wg(LLVMModuleRef module, struct wg *wg)
         wg->enqueued_local_size[d] =
             cc_load_field(b, i64, state, offsetof(struct cc_wg_state, enqueued_local_size) + s,
                           "enqueued_local_size");
+        cc_mark_local_size(wg->local_size[d]);
+        cc_mark_local_size(wg->enqueued_local_size[d]);
         wg->global_size[d] = cc_load_field(
             b, i64, state, offsetof(struct cc_wg_state, global_size) + s, "global_size");
         wg->global_offset[d] = cc_load_field(

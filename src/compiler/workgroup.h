@@ -60,6 +60,12 @@ enum barrier_kind cc_barrier_kind_of(const char *name, size_t length);
 /* A call of sub_group_barrier. */
 bool cc_is_sub_group_barrier(LLVMValueRef call);
 /* The field of *base at byte `offset`, of `type`, loaded at b. */
+/* Marks a load of a local size (state->local_size or enqueued_local_size)
+ * `!range [1, CC_MAX_WORK_GROUP_SIZE]`: the runtime never launches a
+ * larger group, and a work-item index then has a range LLVM can use (its
+ * conversion to floating point, interleave.cpp). */
+void cc_mark_local_size(LLVMValueRef load);
+
 LLVMValueRef cc_load_field(LLVMBuilderRef b, LLVMTypeRef type, LLVMValueRef base, size_t offset,
                            const char *name);
 

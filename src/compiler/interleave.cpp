@@ -1,0 +1,256 @@
+// interleave.cpp - several vectors of work-items at once where each
+// work-item runs one long chain of floating-point operations.
+//
+// The loop vectorizer runs a work-item loop's body for VF work-items at a
+// time, one vector instruction for each scalar one. When a work-item's body
+// is one long chain of dependent floating-point operations (peak-compute
+// kernels like clpeak's, thousands of `mad`s each on the one before;
+// iterations of a solver unrolled in full), the vector body is that same
+// chain: each instruction waits for the one before (four cycles for an FMA
+// on Zen 3/4 and recent Intel cores) where the core could start two a
+// cycle, and out-of-order execution cannot overlap the next work-items'
+// chain when a chain is longer than its window (256-512 instructions). The
+// vectorizer interleaves small loops only, so such a body ran at one
+// vector at a time: clpeak's scalar `float` 11.9 GFLOPS where its `float4`,
+// scalarized into four chains, reached 44.8.
+//
+// So, right before the vectorizer, each innermost work-item loop with a
+// constant trip count T (a launch copy's or a required local size's: the
+// general code's x loop runs any number of work-items, and an interleaved
+// loop leaves all of them to its scalar remainder when they are fewer than
+// VF times the count) and no vector-typed values (the vectorizer takes no
+// such loop) is measured: N, the floating-point operations of one
+// iteration, and L, the longest chain of them, each waiting for the one
+// before (through any other instructions; header phis start chains). Where
+// L >= 64 and fewer than four chains run side by side (N < 4L) the loop
+// gets `llvm.loop.interleave.count`, and the vectorizer emits that many
+// vectors of work-items per iteration, instruction by instruction side by
+// side. The count is 8L / N as a power of two (eight operations in flight:
+// two pipes of four cycles), at most 8, halved while
+// - the registers would not hold the chains: count * P + 4 > R, with P the
+//   most floating-point values of one work-item alive at once (in the
+//   body's order; values the same for every work-item are not counted: a
+//   vector of them serves every count), four registers left for those, and
+//   R the vector registers (16 with AVX2, 32 with AVX-512). Past it the
+//   machine scheduler runs the chains one after the other to save
+//   registers: `float4` scalarized (four chains, P = 9) at count 2 ran at
+//   25 GFLOPS where count 1 gives 97;
+// - or more work-items would be left to the scalar remainder, each costing
+//   as much as a vector of them: VF * count must leave the remainder VF
+//   leaves (T mod VF*count == T mod VF), VF the vector registers' width
+//   over the loop's widest loaded, stored or floating-point type.
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/LoopIterator.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm-c/Core.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "compiler/interleave.h"
+#include "compiler/parallel.h"
+
+namespace
+{
+
+const unsigned long_chain = 64;
+const unsigned in_flight = 8;
+const unsigned max_count = 8;
+// vector registers left to values the same for every work-item, addresses
+// and the conversions of the index
+const unsigned reserved_registers = 4;
+
+struct Body {
+    std::vector<llvm::Instruction *> order; // the loop's instructions, blocks in RPO
+    unsigned operations = 0;                // N
+    unsigned longest = 0;                   // L
+    unsigned widest_bits = 0;
+    unsigned most_alive = 0; // P
+};
+
+bool is_fp_operation(const llvm::Instruction &inst)
+{
+    if (!inst.getType()->isFloatingPointTy())
+        return false;
+    // Arithmetic, and calls: fma, fmuladd, sqrt, a math function.
+    return llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst);
+}
+
+bool has_vector_values(const llvm::Loop &loop)
+{
+    for (const llvm::BasicBlock *block : loop.blocks())
+        for (const llvm::Instruction &inst : *block) {
+            if (inst.getType()->isVectorTy())
+                return true;
+            for (const llvm::Use &use : inst.operands())
+                if (use->getType()->isVectorTy())
+                    return true;
+        }
+    return false;
+}
+
+unsigned type_bits(const llvm::Type *type)
+{
+    type = type->getScalarType();
+    return type->isPointerTy() ? 0 : (unsigned)type->getPrimitiveSizeInBits().getFixedValue();
+}
+
+// N, L and the widest type, walking the blocks in reverse post-order: an
+// innermost loop's body without its back edge is acyclic, so every operand
+// inside the loop but a header phi's is seen before its user.
+void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, Body &body)
+{
+    llvm::LoopBlocksRPO blocks(&loop);
+    blocks.perform(&loops);
+    llvm::DenseMap<const llvm::Instruction *, unsigned> depth;
+    for (llvm::BasicBlock *block : blocks)
+        for (llvm::Instruction &inst : *block) {
+            body.order.push_back(&inst);
+            unsigned d = 0;
+            if (!(llvm::isa<llvm::PHINode>(inst) && block == loop.getHeader()))
+                for (const llvm::Use &use : inst.operands())
+                    if (auto *def = llvm::dyn_cast<llvm::Instruction>(use.get())) {
+                        auto found = depth.find(def);
+                        if (found != depth.end())
+                            d = std::max(d, found->second);
+                    }
+            if (is_fp_operation(inst)) {
+                d++;
+                body.operations++;
+            }
+            depth[&inst] = d;
+            body.longest = std::max(body.longest, d);
+            if (inst.getType()->isFloatingPointTy())
+                body.widest_bits = std::max(body.widest_bits, type_bits(inst.getType()));
+            else if (llvm::isa<llvm::LoadInst>(inst))
+                body.widest_bits = std::max(body.widest_bits, type_bits(inst.getType()));
+            else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+                body.widest_bits =
+                    std::max(body.widest_bits, type_bits(store->getValueOperand()->getType()));
+        }
+}
+
+// P: each floating-point value of the body that differs from one
+// work-item to the next (it depends on a header phi: the work-item's index
+// or a value it carries) is alive from its definition to its last use in
+// the body's order, or to the end when it is used after the loop or by a
+// header phi (the next iteration). Values the same for every work-item (a
+// factor loaded from a kernel argument, a loop-invariant) are one register
+// whatever the count, or a memory operand of the instructions using them.
+void measure_pressure(llvm::Loop &loop, Body &body)
+{
+    unsigned n = (unsigned)body.order.size();
+    llvm::DenseMap<const llvm::Instruction *, unsigned> position;
+    llvm::SmallPtrSet<const llvm::Instruction *, 32> varies;
+    for (unsigned i = 0; i < n; i++) {
+        llvm::Instruction *inst = body.order[i];
+        position[inst] = i;
+        bool from_item = llvm::isa<llvm::PHINode>(inst) && inst->getParent() == loop.getHeader();
+        for (const llvm::Use &use : inst->operands())
+            if (auto *def = llvm::dyn_cast<llvm::Instruction>(use.get()))
+                from_item = from_item || varies.count(def);
+        if (from_item)
+            varies.insert(inst);
+    }
+    std::vector<int> change(n + 1, 0);
+    for (unsigned i = 0; i < n; i++) {
+        llvm::Instruction *inst = body.order[i];
+        if (!inst->getType()->isFloatingPointTy() || !varies.count(inst))
+            continue;
+        unsigned last = i;
+        for (const llvm::User *user : inst->users()) {
+            auto *use = llvm::dyn_cast<llvm::Instruction>(user);
+            if (!use || !loop.contains(use) ||
+                (llvm::isa<llvm::PHINode>(use) && use->getParent() == loop.getHeader()))
+                last = n - 1;
+            else
+                last = std::max(last, position.lookup(use));
+        }
+        change[i]++;
+        change[last + 1]--;
+    }
+    int alive = 0;
+    for (unsigned i = 0; i < n; i++) {
+        alive += change[i];
+        body.most_alive = std::max(body.most_alive, (unsigned)alive);
+    }
+}
+
+unsigned power_of_two_at_most(unsigned value)
+{
+    unsigned power = 1;
+    while (power * 2 <= value)
+        power *= 2;
+    return power;
+}
+
+unsigned interleave_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned trips,
+                          unsigned register_bits, unsigned registers)
+{
+    Body body;
+    measure_chains(loop, loops, body);
+    if (body.longest < long_chain || body.operations >= 4 * body.longest)
+        return 1;
+    measure_pressure(loop, body);
+    unsigned count =
+        std::min(max_count, power_of_two_at_most(in_flight * body.longest / body.operations));
+    unsigned lanes = register_bits / std::max(body.widest_bits, 8u);
+    if (lanes < 2)
+        return 1;
+    while (count > 1 && (count * body.most_alive + reserved_registers > registers ||
+                         trips < lanes * count || trips % (lanes * count) != trips % lanes))
+        count /= 2;
+    return count;
+}
+
+} // namespace
+
+extern "C" bool cc_interleave_enabled(void)
+{
+    static const bool enabled = [] {
+        const char *setting = std::getenv("CPUCL_INTERLEAVE");
+        return !setting || std::strcmp(setting, "0") != 0;
+    }();
+    return enabled;
+}
+
+bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
+                          llvm::ScalarEvolution &evolution, const llvm::TargetTransformInfo &target)
+{
+    unsigned register_bits =
+        (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+            .getFixedValue();
+    unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
+    bool changed = false;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+        llvm::MDNode *id = loop->getLoopID();
+        if (!loop->isInnermost() || !cc_is_work_item_loop(llvm::wrap(id)) ||
+            has_vector_values(*loop))
+            continue;
+        unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (!trips)
+            continue;
+        unsigned count = interleave_count(*loop, loops, trips, register_bits, registers);
+        if (count < 2)
+            continue;
+        llvm::LLVMContext &context = fn.getContext();
+        llvm::Metadata *hint[] = {llvm::MDString::get(context, "llvm.loop.interleave.count"),
+                                  llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                      llvm::Type::getInt32Ty(context), count))};
+        loop->setLoopID(llvm::makePostTransformationMetadata(context, id, {},
+                                                             {llvm::MDNode::get(context, hint)}));
+        changed = true;
+    }
+    return changed;
+}

@@ -1,0 +1,25 @@
+/* interleave.h - work-item loops bound by the latency of one long chain of
+ * floating-point operations get an interleave count (interleave.cpp). C++
+ * only: it takes the pass manager's analyses. */
+#ifndef CPUCL_COMPILER_INTERLEAVE_H
+#define CPUCL_COMPILER_INTERLEAVE_H
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Function.h>
+
+/* Whether it is on: not when CPUCL_INTERLEAVE=0 (read once per process;
+ * the kernel cache's key hashes the variable). */
+extern "C" bool cc_interleave_enabled(void);
+
+/* Gives each innermost work-item loop of fn with a constant trip count
+ * whose work-items each run a long dependent chain of floating-point
+ * operations `llvm.loop.interleave.count`; returns whether a loop changed
+ * (only loop metadata: every analysis stays valid). Right before the loop
+ * vectorizer (optimize.cpp). */
+bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
+                          llvm::ScalarEvolution &evolution,
+                          const llvm::TargetTransformInfo &target);
+
+#endif
