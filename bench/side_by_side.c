@@ -37,6 +37,11 @@ int bench_side_by_side(const struct bench *bench, int argc, char **argv)
         reps = reps < 1 ? 1 : reps;
         argc -= 2, argv += 2;
     }
+    /* cpucl compiles a kernel's launch copy in the background by default,
+     * so the first timed launches could still run the general code: the
+     * figures here are a kernel's in a loop, copy made (unless the user
+     * asks otherwise). */
+    setenv("CPUCL_LAUNCH_COPIES", "sync", 0);
     const char *defaults[] = {"cpucl", "Portable Computing Language"};
     const char **names = argc > 1 ? (const char **)argv + 1 : defaults;
     int count = argc > 1 ? argc - 1 : 2;

@@ -866,6 +866,7 @@ void cc_program_free(struct cc_program *program)
 {
     if (!program)
         return;
+    cc_cancel_launch_copies(program);
     if (program->tracker)
         cc_jit_remove(program->tracker);
     for (unsigned i = 0; program->parts && i <= program->num_kernels; i++)

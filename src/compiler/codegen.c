@@ -16,7 +16,8 @@
  * without compiling. Parts are compiled in a context and TargetMachine of
  * their own, under the program's lock: launches of different programs'
  * kernels compile in parallel, two threads launching one kernel compile
- * it once.
+ * it once. Launch copies (the end of the file) are compiled by a
+ * background thread, outside the lock.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -478,15 +479,17 @@ cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_ke
 /* A kernel gets a copy for a launch's facts once COPY_AFTER launches had
  * them (or at the first, when the kernel cache has the copy): an
  * application that launches a kernel once or twice, as the conformance
- * tests mostly do, never pays for one; one that launches it in a loop pays
- * a compilation at its third launch. At most MAX_COPIES sets of facts per
- * kernel are followed; launches with other facts run the general code. */
+ * tests mostly do, never pays for one. The copy is compiled in the
+ * background (below), and launches run the general code until it is
+ * loaded. At most MAX_COPIES sets of facts per kernel are followed;
+ * launches with other facts run the general code. */
 enum { COPY_AFTER = 3, MAX_COPIES = 4 };
 
 struct cc_launch_copy {
     struct cc_launch_facts facts;
     unsigned launches;
     bool failed;
+    bool queued; /* waiting for or in the background compiler */
     cc_wg_fn wg;
     unsigned band; /* cc_group_band's; kept in the cache entry's extra word */
 };
@@ -535,41 +538,195 @@ static cc_wg_fn load_copy(struct cc_program *program, unsigned index, const void
     return (cc_wg_fn)address;
 }
 
-/* The copy's code: from the kernel cache, else compiled when `compile_now`.
- * A copy that fails is internal trouble, not the application's: the
- * general code runs instead, and the reason goes to stderr. */
-static void make_copy(struct cc_program *program, unsigned index, struct cc_launch_copy *copy,
-                      bool compile_now)
+/* The copy's code from the kernel cache, when it has it; under the
+ * program's lock. */
+static void load_cached_copy(struct cc_program *program, unsigned index,
+                             struct cc_launch_copy *copy)
 {
-    struct cc_log log = {0};
     void *cached = NULL;
     size_t cached_size = 0, band = 0;
-    if (program->cacheable && cc_cache_load_code(&program->key, index, &copy->facts,
-                                                 sizeof copy->facts, &cached, &cached_size,
-                                                 &band)) {
-        struct cc_log scratch = {0};
-        copy->wg = load_copy(program, index, cached, cached_size, &scratch);
-        copy->band = (unsigned)band;
-        free(scratch.text);
-        free(cached);
-    }
-    if (copy->wg || !compile_now)
+    if (!program->cacheable ||
+        !cc_cache_load_code(&program->key, index, &copy->facts, sizeof copy->facts, &cached,
+                            &cached_size, &band))
         return;
+    struct cc_log scratch = {0};
+    copy->wg = load_copy(program, index, cached, cached_size, &scratch);
+    copy->band = (unsigned)band;
+    free(scratch.text);
+    free(cached);
+}
+
+/* Compiles the copy, then, under the program's lock (which `locked` says
+ * the caller holds already), loads it and stores it in the kernel cache.
+ * A copy that fails is internal trouble, not the application's: the
+ * general code runs instead, and the reason goes to stderr. compile()
+ * reads only what a built program no longer changes (its parts, the
+ * kernel's name and arguments) and the copy's facts, fixed once the copy
+ * was made. */
+static void compile_copy(struct cc_program *program, unsigned index, struct cc_launch_copy *copy,
+                         bool locked)
+{
+    struct cc_log log = {0};
     LLVMMemoryBufferRef object = NULL;
-    if (compile(program, index, &copy->facts, &object, &copy->band, &log) == CL_SUCCESS) {
+    unsigned band = 0;
+    cl_int err = compile(program, index, &copy->facts, &object, &band, &log);
+    if (!locked)
+        pthread_mutex_lock(&program->lock);
+    if (!err) {
         const void *bytes = LLVMGetBufferStart(object);
         size_t size = LLVMGetBufferSize(object);
         copy->wg = load_copy(program, index, bytes, size, &log);
+        copy->band = band;
         if (copy->wg && program->cacheable)
-            cc_cache_store_code(&program->key, index, &copy->facts, sizeof copy->facts, bytes,
-                                size, copy->band);
+            cc_cache_store_code(&program->key, index, &copy->facts, sizeof copy->facts, bytes, size,
+                                band);
         LLVMDisposeMemoryBuffer(object);
     }
     copy->failed = !copy->wg;
+    copy->queued = false;
+    if (!locked)
+        pthread_mutex_unlock(&program->lock);
     if (copy->failed && log.text)
         fprintf(stderr, "cpucl: kernel '%s', launch copy: %s", program->kernels[index].name,
                 log.text);
     free(log.text);
+}
+
+/* The background compiler: one thread for the process, started at the
+ * first copy it is given, compiling the copies in the order they were
+ * asked for. A launch never waits for a copy (compiling one took up to
+ * 1.2 s, which an application met at its third launch: inside clpeak's
+ * timed loop, float4 ran at 30 GFLOPS where its general code gives 76).
+ * A program's release drops its copies still waiting and waits for the
+ * one being compiled (cc_cancel_launch_copies); at the process's exit the
+ * queue is dropped and the copy being compiled finished first, so no
+ * compilation runs while the exit destroys LLVM's static objects
+ * (stop_background, registered with atexit after LLVM's constructors ran,
+ * so it runs before their destructors). CPUCL_LAUNCH_COPIES=sync compiles
+ * each copy at the launch that asks for it (the tests, whose "third
+ * launch makes a copy" is then exact). */
+struct copy_job {
+    struct cc_program *program;
+    unsigned index;
+    struct cc_launch_copy *copy;
+    struct copy_job *next;
+};
+
+static pthread_mutex_t background_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t background_changed = PTHREAD_COND_INITIALIZER;
+static struct copy_job *queue_head, **queue_end = &queue_head;
+static const struct cc_program *compiling; /* the program of the copy compiled now */
+static bool background_started, background_stopping;
+
+static bool background_wanted(void)
+{
+    static atomic_int wanted = -1; /* (as streaming_wanted) */
+    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
+    if (now < 0) {
+        const char *value = getenv("CPUCL_LAUNCH_COPIES");
+        now = !value || strcmp(value, "sync");
+        atomic_store_explicit(&wanted, now, memory_order_relaxed);
+    }
+    return now;
+}
+
+static void *background_compiler(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&background_lock);
+    for (;;) {
+        while (!queue_head && !background_stopping)
+            pthread_cond_wait(&background_changed, &background_lock);
+        if (background_stopping)
+            break;
+        struct copy_job *job = queue_head;
+        queue_head = job->next;
+        if (!queue_head)
+            queue_end = &queue_head;
+        compiling = job->program;
+        pthread_mutex_unlock(&background_lock);
+        compile_copy(job->program, job->index, job->copy, false);
+        free(job);
+        pthread_mutex_lock(&background_lock);
+        compiling = NULL;
+        pthread_cond_broadcast(&background_changed);
+    }
+    pthread_mutex_unlock(&background_lock);
+    return NULL;
+}
+
+/* Drops the jobs waiting (of `program`, or all when NULL) and waits for
+ * the one being compiled when it is the program's (any program's); under
+ * background_lock. */
+static void drop_jobs(const struct cc_program *program)
+{
+    for (struct copy_job **at = &queue_head; *at;) {
+        struct copy_job *job = *at;
+        if (program && job->program != program) {
+            at = &job->next;
+            continue;
+        }
+        *at = job->next;
+        free(job);
+    }
+    queue_end = &queue_head;
+    while (*queue_end)
+        queue_end = &(*queue_end)->next;
+    while (compiling && (!program || compiling == program))
+        pthread_cond_wait(&background_changed, &background_lock);
+}
+
+static void stop_background(void)
+{
+    pthread_mutex_lock(&background_lock);
+    background_stopping = true;
+    pthread_cond_broadcast(&background_changed);
+    drop_jobs(NULL);
+    pthread_mutex_unlock(&background_lock);
+}
+
+void cc_cancel_launch_copies(const struct cc_program *program)
+{
+    pthread_mutex_lock(&background_lock);
+    drop_jobs(program);
+    pthread_mutex_unlock(&background_lock);
+}
+
+/* Gives the copy to the background compiler; false when it cannot take it
+ * (no memory, no thread, the process exiting). Under the program's lock. */
+static bool compile_in_background(struct cc_program *program, unsigned index,
+                                  struct cc_launch_copy *copy)
+{
+    struct copy_job *job = malloc(sizeof *job);
+    if (!job)
+        return false;
+    *job = (struct copy_job){program, index, copy, NULL};
+    pthread_mutex_lock(&background_lock);
+    bool taken = !background_stopping;
+    if (taken && !background_started) {
+        pthread_t thread;
+        pthread_attr_t attributes;
+        taken = !pthread_attr_init(&attributes) &&
+                !pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) &&
+                !pthread_create(&thread, &attributes, background_compiler, NULL);
+        pthread_attr_destroy(&attributes);
+        background_started = taken && !atexit(stop_background);
+        if (taken && !background_started) { /* no exit hook: stop the thread again */
+            background_stopping = true;
+            pthread_cond_broadcast(&background_changed);
+            taken = false;
+        }
+    }
+    if (taken) {
+        *queue_end = job;
+        queue_end = &job->next;
+        copy->queued = true;
+        pthread_cond_broadcast(&background_changed);
+    }
+    pthread_mutex_unlock(&background_lock);
+    if (!taken)
+        free(job);
+    return taken;
 }
 
 cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
@@ -594,12 +751,16 @@ cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_ker
         copy = &copies->copies[copies->count++];
         copy->facts = *facts;
     }
-    if (copy && !copy->wg && !copy->failed) {
+    if (copy && !copy->wg && !copy->failed && !copy->queued) {
         copy->launches++;
+        /* a recorded command keeps the code it is given: its copy now */
         if (repeated && copy->launches < COPY_AFTER)
             copy->launches = COPY_AFTER;
         if (copy->launches == 1 || copy->launches >= COPY_AFTER)
-            make_copy(program, index, copy, copy->launches >= COPY_AFTER);
+            load_cached_copy(program, index, copy);
+        if (!copy->wg && copy->launches >= COPY_AFTER &&
+            (repeated || !background_wanted() || !compile_in_background(program, index, copy)))
+            compile_copy(program, index, copy, true);
     }
     *wg_full = copy ? copy->wg : NULL;
     *band = copy && copy->wg ? copy->band : 0;

@@ -396,6 +396,10 @@ unsigned long cc_new_serial(void);
 /* codegen.c: frees what the launches' copies need (their code goes with
  * the program's tracker). */
 void cc_free_launch_copies(struct cc_program *program);
+/* codegen.c: drops the program's copies waiting for the background
+ * compiler and waits for the one it compiles, if the program's; first
+ * thing of a program's release. */
+void cc_cancel_launch_copies(const struct cc_program *program);
 /* codegen.c: the code of part `index`, from the kernel cache or compiled
  * now, loaded into the JIT (kernels[index].wg set). Safe from any thread. */
 cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log);
