@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <llvm-c/BitReader.h>
 
 #include "compiler/internal.h"
@@ -633,6 +637,11 @@ static bool background_wanted(void)
 static void *background_compiler(void *unused)
 {
     (void)unused;
+    /* Below the kernels' workers: a copy is an optimisation, and on a busy
+     * machine compiling it beside them took 10-15% off hashcat's benchmark
+     * (NTLM 294 -> 246-269 MH/s on 2 cores); idle moments compile it. (A
+     * thread's own nice value: Linux's setpriority on a thread id.) */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     pthread_mutex_lock(&background_lock);
     for (;;) {
         while (!queue_head && !background_stopping)
