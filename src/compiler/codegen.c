@@ -179,17 +179,24 @@ static char *copy_placeholder_name(const char *kernel_name)
  * split into non-temporal pieces of 4 or 8 bytes made the bench's stencil
  * 14-18 ms instead of 12.8 on a Zen 3 (eighth session) and 9.4-10.7
  * instead of 5.6-6.1 on an AVX2 EPYC (twenty-fourth). */
-static bool streaming_wanted(void)
+/* Whether the variable `name` is unset or other than `off`, read once
+ * into *cache (-1 until then; launches on several threads may ask at
+ * once). */
+static bool switch_on(atomic_int *cache, const char *name, const char *off)
 {
-    /* read once; launches on several threads may ask at once */
-    static atomic_int wanted = -1;
-    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
+    int now = atomic_load_explicit(cache, memory_order_relaxed);
     if (now < 0) {
-        const char *value = getenv("CPUCL_STREAMING");
-        now = !value || strcmp(value, "0");
-        atomic_store_explicit(&wanted, now, memory_order_relaxed);
+        const char *value = getenv(name);
+        now = !value || strcmp(value, off);
+        atomic_store_explicit(cache, now, memory_order_relaxed);
     }
     return now;
+}
+
+static bool streaming_wanted(void)
+{
+    static atomic_int wanted = -1;
+    return switch_on(&wanted, "CPUCL_STREAMING", "0");
 }
 
 /* A launch's copy runs only groups of facts->local_size items: the
@@ -514,14 +521,8 @@ void cc_free_launch_copies(struct cc_program *program)
 static bool copies_wanted(const struct cc_program *program, const struct cc_kernel_info *kernel,
                           const struct cc_launch_facts *facts)
 {
-    static atomic_int wanted = -1; /* (as streaming_wanted) */
-    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
-    if (now < 0) {
-        const char *value = getenv("CPUCL_SPECIALIZE");
-        now = !value || strcmp(value, "0");
-        atomic_store_explicit(&wanted, now, memory_order_relaxed);
-    }
-    if (!now || program->opt_disable || kernel->is_block)
+    static atomic_int wanted = -1;
+    if (!switch_on(&wanted, "CPUCL_SPECIALIZE", "0") || program->opt_disable || kernel->is_block)
         return false;
     /* a required size has its copy in the general code already */
     return !kernel->reqd_work_group_size[0] || facts->images_alike || facts->samplers_alike ||
@@ -620,18 +621,12 @@ static pthread_mutex_t background_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t background_changed = PTHREAD_COND_INITIALIZER;
 static struct copy_job *queue_head, **queue_end = &queue_head;
 static const struct cc_program *compiling; /* the program of the copy compiled now */
-static bool background_started, background_stopping;
+static bool background_started, background_failed, background_stopping;
 
 static bool background_wanted(void)
 {
-    static atomic_int wanted = -1; /* (as streaming_wanted) */
-    int now = atomic_load_explicit(&wanted, memory_order_relaxed);
-    if (now < 0) {
-        const char *value = getenv("CPUCL_LAUNCH_COPIES");
-        now = !value || strcmp(value, "sync");
-        atomic_store_explicit(&wanted, now, memory_order_relaxed);
-    }
-    return now;
+    static atomic_int wanted = -1;
+    return switch_on(&wanted, "CPUCL_LAUNCH_COPIES", "sync");
 }
 
 static void *background_compiler(void *unused)
@@ -711,21 +706,21 @@ static bool compile_in_background(struct cc_program *program, unsigned index,
         return false;
     *job = (struct copy_job){program, index, copy, NULL};
     pthread_mutex_lock(&background_lock);
-    bool taken = !background_stopping;
-    if (taken && !background_started) {
+    if (!background_started && !background_failed) {
+        /* the exit hook first: a thread without it could compile into
+         * the exit (it stays harmless if the thread then fails) */
         pthread_t thread;
         pthread_attr_t attributes;
-        taken = !pthread_attr_init(&attributes) &&
-                !pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) &&
-                !pthread_create(&thread, &attributes, background_compiler, NULL);
-        pthread_attr_destroy(&attributes);
-        background_started = taken && !atexit(stop_background);
-        if (taken && !background_started) { /* no exit hook: stop the thread again */
-            background_stopping = true;
-            pthread_cond_broadcast(&background_changed);
-            taken = false;
+        bool made = !atexit(stop_background) && !pthread_attr_init(&attributes);
+        if (made) {
+            made = !pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) &&
+                   !pthread_create(&thread, &attributes, background_compiler, NULL);
+            pthread_attr_destroy(&attributes);
         }
+        background_started = made;
+        background_failed = !made;
     }
+    bool taken = background_started && !background_stopping;
     if (taken) {
         *queue_end = job;
         queue_end = &job->next;
