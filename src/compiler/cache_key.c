@@ -150,6 +150,12 @@ static bool variable_set(const char *name)
     return value && *value && strcmp(value, "0");
 }
 
+bool cc_switch_on(const char *name)
+{
+    const char *value = getenv(name);
+    return !value || strcmp(value, "0");
+}
+
 /* An environment variable that changes code generation: whether it is set,
  * and its value (CPUCL_NO_UNIFORM counts when set to anything). */
 static void hash_variable(struct cc_sha256 *s, const char *name)
@@ -208,11 +214,10 @@ static void key_start(struct cc_sha256 *s, const char *kind, const char *options
 {
     cc_sha256_init(s);
     cc_sha256_update(s, identity, sizeof identity);
-    /* Read at every build (workgroup.c, regions.c), for launch copies
-     * (codegen.c), CPUCL_NARROW, CPUCL_ROWS, CPUCL_DIVERGENT, CPUCL_JAM and CPUCL_INTERLEAVE
-     * once per process (narrow.cpp, rows.cpp, divergent.cpp, jam.cpp,
-     * interleave.cpp);
-     * CPUCL_ABI_LEVEL is in the identity through host->abi_cpu. */
+    /* Read at every build (workgroup.c, regions.c, optimize.cpp,
+     * loops.cpp), CPUCL_SPECIALIZE and CPUCL_STREAMING for launch copies
+     * once per process (codegen.c); CPUCL_ABI_LEVEL is in the identity
+     * through host->abi_cpu. */
     hash_variable(s, "CPUCL_BARRIERS");
     hash_variable(s, "CPUCL_REGION_FUNCTIONS");
     hash_variable(s, "CPUCL_LOOP_BARRIERS");

@@ -76,8 +76,6 @@
 #include <llvm-c/Core.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <set>
 #include <vector>
@@ -700,15 +698,6 @@ bool run_round(llvm::Function &fn, unsigned register_bits, unsigned &budget)
 }
 
 } // namespace
-
-extern "C" bool cc_divergent_enabled(void)
-{
-    static const bool enabled = [] {
-        const char *setting = std::getenv("CPUCL_DIVERGENT");
-        return !setting || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 extern "C" bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn_ref, unsigned register_bits)
 {

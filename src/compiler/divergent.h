@@ -12,10 +12,6 @@
 extern "C" {
 #endif
 
-/* Whether it is on: not when CPUCL_DIVERGENT=0 (read once per process;
- * the kernel cache's key hashes the variable). */
-bool cc_divergent_enabled(void);
-
 /* Runs fn's work-item loops around one such loop in chunks of work-items,
  * four vector registers of register_bits (a power of two, at least 128)
  * of the loop's widest state; returns whether fn changed.

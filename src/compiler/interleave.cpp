@@ -54,8 +54,6 @@
 #include <llvm-c/Core.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "compiler/interleave.h"
@@ -215,15 +213,6 @@ unsigned interleave_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned trip
 }
 
 } // namespace
-
-extern "C" bool cc_interleave_enabled(void)
-{
-    static const bool enabled = [] {
-        const char *setting = std::getenv("CPUCL_INTERLEAVE");
-        return !setting || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
                           llvm::ScalarEvolution &evolution, const llvm::TargetTransformInfo &target)

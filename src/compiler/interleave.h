@@ -9,10 +9,6 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Function.h>
 
-/* Whether it is on: not when CPUCL_INTERLEAVE=0 (read once per process;
- * the kernel cache's key hashes the variable). */
-extern "C" bool cc_interleave_enabled(void);
-
 /* Gives each innermost work-item loop of fn with a constant trip count
  * whose work-items each run a long dependent chain of floating-point
  * operations `llvm.loop.interleave.count`; returns whether a loop changed

@@ -313,6 +313,10 @@ void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZ
  * changes, so older entries become misses (it is part of every key). */
 #define CC_CACHE_FORMAT 3
 /* cache_key.c: the keys; cache.c: the entries. */
+/* Whether a compiler switch is on: its environment variable `name` is
+ * unset or anything but "0" (src/compiler/README.md lists them). Read at
+ * each build; the key hashes every variable that changes code. */
+bool cc_switch_on(const char *name);
 struct cc_cache_key {
     unsigned char digest[CC_SHA256_SIZE];
 };

@@ -42,8 +42,6 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "compiler/jam.h"
@@ -249,15 +247,6 @@ void jam(Candidate &c)
 }
 
 } // namespace
-
-extern "C" bool cc_jam_enabled(void)
-{
-    static const bool enabled = [] {
-        const char *setting = std::getenv("CPUCL_JAM");
-        return !setting || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 extern "C" bool cc_jam_loops(LLVMValueRef fn_ref)
 {

@@ -11,10 +11,6 @@
 extern "C" {
 #endif
 
-/* Whether it is on: not when CPUCL_JAM=0 (read once per process; the
- * kernel cache's key hashes the variable). */
-bool cc_jam_enabled(void);
-
 /* Jams fn's work-item loops around one inner loop of a count the same for
  * every work-item that sums in floating point; returns whether fn
  * changed. Runs inside O3, right before the loop vectorizer, after

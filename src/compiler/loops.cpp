@@ -211,7 +211,7 @@ class WithoutWraps : public llvm::SCEVRewriteVisitor<WithoutWraps>
         for (const llvm::SCEV *operand : e->operands())
             if (llvm::SCEVExprContains(operand, [&](const llvm::SCEV *s) { return s == item; }))
                 varying = operand, count++;
-        return count == 1 && cc_narrowing_enabled() ? visit(varying) : nullptr;
+        return count == 1 && cc_switch_on("CPUCL_NARROW") ? visit(varying) : nullptr;
     }
 
   public:

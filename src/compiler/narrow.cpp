@@ -99,8 +99,6 @@
 #include <llvm-c/Core.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -921,15 +919,6 @@ bool narrow_round(llvm::Function &fn, bool clamps_only)
 }
 
 } // namespace
-
-extern "C" bool cc_narrowing_enabled(void)
-{
-    static const bool enabled = [] {
-        const char *setting = std::getenv("CPUCL_NARROW");
-        return !setting || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 extern "C" bool cc_narrow_loops(LLVMValueRef fn_ref)
 {

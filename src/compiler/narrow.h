@@ -11,10 +11,6 @@
 extern "C" {
 #endif
 
-/* Whether narrowing is on: not when CPUCL_NARROW=0 (read once per
- * process; the kernel cache's key hashes the variable). */
-bool cc_narrowing_enabled(void);
-
 /* Narrows fn's innermost work-item loops (parallel.cpp's mark) by one
  * guard each; returns whether fn changed. Runs inside O3, right before
  * the loop vectorizer (optimize.cpp); keeps no analysis valid. */

@@ -37,6 +37,9 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm-c/Core.h>
 
+extern "C" {
+#include "compiler/internal.h"
+}
 #include "compiler/group_addresses.h"
 #include "compiler/divergent.h"
 #include "compiler/interleave.h"
@@ -312,11 +315,11 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     builder.crossRegisterProxies(loops, functions, sccs, modules);
     llvm::StandardInstrumentations instrumentations(module.getContext(), false, false);
     instrumentations.registerCallbacks(callbacks, &modules);
-    if (optimize && cc_narrowing_enabled())
+    if (optimize && cc_switch_on("CPUCL_NARROW"))
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
                 passes.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LoopFullUnrollPass(3)));
-                if (cc_rows_enabled())
+                if (cc_switch_on("CPUCL_ROWS"))
                     passes.addPass(RowsPass());
                 passes.addPass(RejoinIncrementsPass());
                 passes.addPass(NarrowPass());
@@ -324,16 +327,16 @@ extern "C" LLVMErrorRef cc_optimize(LLVMModuleRef module_ref, LLVMTargetMachineR
     if (optimize)
         builder.registerVectorizerStartEPCallback(
             [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-                if (!cc_narrowing_enabled())
+                if (!cc_switch_on("CPUCL_NARROW"))
                     passes.addPass(RejoinIncrementsPass());
-                if (cc_divergent_enabled())
+                if (cc_switch_on("CPUCL_DIVERGENT"))
                     passes.addPass(DivergentPass());
-                if (cc_jam_enabled())
+                if (cc_switch_on("CPUCL_JAM"))
                     passes.addPass(JamPass());
                 passes.addPass(GroupAddressesPass());
                 passes.addPass(ItemConversionsPass());
                 passes.addPass(WidthPass());
-                if (cc_interleave_enabled())
+                if (cc_switch_on("CPUCL_INTERLEAVE"))
                     passes.addPass(InterleavePass());
                 passes.addPass(ItemOrderPass());
             });

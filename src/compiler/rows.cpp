@@ -56,8 +56,6 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <set>
 #include <vector>
 
@@ -359,15 +357,6 @@ void cut_rows(Candidate &c)
 }
 
 } // namespace
-
-extern "C" bool cc_rows_enabled(void)
-{
-    static const bool enabled = [] {
-        const char *setting = std::getenv("CPUCL_ROWS");
-        return !setting || std::strcmp(setting, "0") != 0;
-    }();
-    return enabled;
-}
 
 extern "C" bool cc_cut_rows(LLVMValueRef fn_ref)
 {

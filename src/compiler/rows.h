@@ -11,10 +11,6 @@
 extern "C" {
 #endif
 
-/* Whether it is on: not when CPUCL_ROWS=0 (read once per process; the
- * kernel cache's key hashes the variable). */
-bool cc_rows_enabled(void);
-
 /* Cuts fn's innermost work-item loops that divide the id by a value the
  * same for every work-item (`i / w`) into one loop a row; returns whether
  * fn changed. Runs inside O3, right before narrowing (optimize.cpp);

@@ -350,8 +350,7 @@ static void mark_parallel(struct wg *wg)
  * head of uniform inner loops (for comparison). */
 static bool loop_barriers_wanted(void)
 {
-    const char *value = getenv("CPUCL_LOOP_BARRIERS");
-    return !value || strcmp(value, "0");
+    return cc_switch_on("CPUCL_LOOP_BARRIERS");
 }
 
 /* CPUCL_SCALARIZE=0 keeps the vector-typed values of kernels whole (for
@@ -359,8 +358,7 @@ static bool loop_barriers_wanted(void)
  * loops are then not vectorized across the work-items. */
 static bool scalarize_wanted(void)
 {
-    const char *value = getenv("CPUCL_SCALARIZE");
-    return !value || strcmp(value, "0");
+    return cc_switch_on("CPUCL_SCALARIZE");
 }
 
 /* Whether the work-item loops of a kernel gain from having its vector
@@ -418,8 +416,7 @@ struct kernel_scan {
  * local size, to compare. */
 static bool specialization_wanted(void)
 {
-    const char *value = getenv("CPUCL_SPECIALIZE");
-    return !value || strcmp(value, "0");
+    return cc_switch_on("CPUCL_SPECIALIZE");
 }
 
 /* Whether fn has a loop: a branch back to its own block or an earlier one
