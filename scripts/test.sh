@@ -30,5 +30,5 @@ run build-asan -DCPUCL_SANITIZE=ON
 # (barriers, fibers, atomics, collectives, pipes, device-side enqueue) and
 # semaphores (their waits completed from event callbacks) and command-buffers
 # (a run's commands started by the run's own completion)
-run build-tsan -DCPUCL_TSAN=ON -- -R 'threads|events|async_build|program_cache|context_queue|native_kernel|sub_devices|generic|barriers|collectives|subgroup|atomics|pipes|device_enqueue|printf|semaphores|command_buffer|mutable_dispatch|launch_copies_background'
+run build-tsan -DCPUCL_TSAN=ON -- -R 'threads|events|async_build|program_cache|context_queue|native_kernel|sub_devices|generic|barriers|collectives|subgroup|atomics|pipes|device_enqueue|printf|semaphores|command_buffer|mutable_dispatch|launch_copies_background|fork'
 exit $status

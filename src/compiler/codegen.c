@@ -17,16 +17,12 @@
  * their own, under the program's lock: launches of different programs'
  * kernels compile in parallel, two threads launching one kernel compile
  * it once. Launch copies (the end of the file) are compiled by a
- * background thread, outside the lock.
+ * background thread (background.c), outside the lock.
  */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <llvm-c/BitReader.h>
 
@@ -491,7 +487,7 @@ cl_int cc_kernel_private_mem_size(struct cc_program *program, const struct cc_ke
  * them (or at the first, when the kernel cache has the copy): an
  * application that launches a kernel once or twice, as the conformance
  * tests mostly do, never pays for one. The copy is compiled in the
- * background (below), and launches run the general code until it is
+ * background (background.c), and launches run the general code until it is
  * loaded. At most MAX_COPIES sets of facts per kernel are followed;
  * launches with other facts run the general code. */
 enum { COPY_AFTER = 3, MAX_COPIES = 4 };
@@ -500,7 +496,7 @@ struct cc_launch_copy {
     struct cc_launch_facts facts;
     unsigned launches;
     bool failed;
-    bool queued; /* waiting for or in the background compiler */
+    bool queued; /* waiting for or in the background compiler (background.c) */
     cc_wg_fn wg;
     unsigned band; /* cc_group_band's; kept in the cache entry's extra word */
 };
@@ -597,140 +593,23 @@ static void compile_copy(struct cc_program *program, unsigned index, struct cc_l
     free(log.text);
 }
 
-/* The background compiler: one thread for the process, started at the
- * first copy it is given, compiling the copies in the order they were
- * asked for. A launch never waits for a copy (compiling one took up to
- * 1.2 s, which an application met at its third launch: inside clpeak's
- * timed loop, float4 ran at 30 GFLOPS where its general code gives 76).
- * A program's release drops its copies still waiting and waits for the
- * one being compiled (cc_cancel_launch_copies); at the process's exit the
- * queue is dropped and the copy being compiled finished first, so no
- * compilation runs while the exit destroys LLVM's static objects
- * (stop_background, registered with atexit after LLVM's constructors ran,
- * so it runs before their destructors). CPUCL_LAUNCH_COPIES=sync compiles
- * each copy at the launch that asks for it (the tests, whose "third
- * launch makes a copy" is then exact). */
-struct copy_job {
-    struct cc_program *program;
-    unsigned index;
-    struct cc_launch_copy *copy;
-    struct copy_job *next;
-};
+void cc_compile_launch_copy(struct cc_program *program, unsigned index, struct cc_launch_copy *copy)
+{
+    compile_copy(program, index, copy, false);
+}
 
-static pthread_mutex_t background_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t background_changed = PTHREAD_COND_INITIALIZER;
-static struct copy_job *queue_head, **queue_end = &queue_head;
-static const struct cc_program *compiling; /* the program of the copy compiled now */
-static bool background_started, background_failed, background_stopping;
+void cc_launch_copy_dropped(struct cc_launch_copy *copy)
+{
+    copy->queued = false;
+}
 
+/* CPUCL_LAUNCH_COPIES=sync: each copy compiled at the launch that asks
+ * for it, not by the background compiler (background.c): the tests, whose
+ * "third launch makes a copy" is then exact. */
 static bool background_wanted(void)
 {
     static atomic_int wanted = -1;
     return switch_on(&wanted, "CPUCL_LAUNCH_COPIES", "sync");
-}
-
-static void *background_compiler(void *unused)
-{
-    (void)unused;
-    /* Below the kernels' workers: a copy is an optimisation, and on a busy
-     * machine compiling it beside them took 10-15% off hashcat's benchmark
-     * (NTLM 294 -> 246-269 MH/s on 2 cores); idle moments compile it. (A
-     * thread's own nice value: Linux's setpriority on a thread id.) */
-    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
-    pthread_mutex_lock(&background_lock);
-    for (;;) {
-        while (!queue_head && !background_stopping)
-            pthread_cond_wait(&background_changed, &background_lock);
-        if (background_stopping)
-            break;
-        struct copy_job *job = queue_head;
-        queue_head = job->next;
-        if (!queue_head)
-            queue_end = &queue_head;
-        compiling = job->program;
-        pthread_mutex_unlock(&background_lock);
-        compile_copy(job->program, job->index, job->copy, false);
-        free(job);
-        pthread_mutex_lock(&background_lock);
-        compiling = NULL;
-        pthread_cond_broadcast(&background_changed);
-    }
-    pthread_mutex_unlock(&background_lock);
-    return NULL;
-}
-
-/* Drops the jobs waiting (of `program`, or all when NULL) and waits for
- * the one being compiled when it is the program's (any program's); under
- * background_lock. */
-static void drop_jobs(const struct cc_program *program)
-{
-    for (struct copy_job **at = &queue_head; *at;) {
-        struct copy_job *job = *at;
-        if (program && job->program != program) {
-            at = &job->next;
-            continue;
-        }
-        *at = job->next;
-        free(job);
-    }
-    queue_end = &queue_head;
-    while (*queue_end)
-        queue_end = &(*queue_end)->next;
-    while (compiling && (!program || compiling == program))
-        pthread_cond_wait(&background_changed, &background_lock);
-}
-
-static void stop_background(void)
-{
-    pthread_mutex_lock(&background_lock);
-    background_stopping = true;
-    pthread_cond_broadcast(&background_changed);
-    drop_jobs(NULL);
-    pthread_mutex_unlock(&background_lock);
-}
-
-void cc_cancel_launch_copies(const struct cc_program *program)
-{
-    pthread_mutex_lock(&background_lock);
-    drop_jobs(program);
-    pthread_mutex_unlock(&background_lock);
-}
-
-/* Gives the copy to the background compiler; false when it cannot take it
- * (no memory, no thread, the process exiting). Under the program's lock. */
-static bool compile_in_background(struct cc_program *program, unsigned index,
-                                  struct cc_launch_copy *copy)
-{
-    struct copy_job *job = malloc(sizeof *job);
-    if (!job)
-        return false;
-    *job = (struct copy_job){program, index, copy, NULL};
-    pthread_mutex_lock(&background_lock);
-    if (!background_started && !background_failed) {
-        /* the exit hook first: a thread without it could compile into
-         * the exit (it stays harmless if the thread then fails) */
-        pthread_t thread;
-        pthread_attr_t attributes;
-        bool made = !atexit(stop_background) && !pthread_attr_init(&attributes);
-        if (made) {
-            made = !pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED) &&
-                   !pthread_create(&thread, &attributes, background_compiler, NULL);
-            pthread_attr_destroy(&attributes);
-        }
-        background_started = made;
-        background_failed = !made;
-    }
-    bool taken = background_started && !background_stopping;
-    if (taken) {
-        *queue_end = job;
-        queue_end = &job->next;
-        copy->queued = true;
-        pthread_cond_broadcast(&background_changed);
-    }
-    pthread_mutex_unlock(&background_lock);
-    if (!taken)
-        free(job);
-    return taken;
 }
 
 cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_kernel_info *kernel,
@@ -762,9 +641,12 @@ cl_int cc_kernel_code_for_launch(struct cc_program *program, const struct cc_ker
             copy->launches = COPY_AFTER;
         if (copy->launches == 1 || copy->launches >= COPY_AFTER)
             load_cached_copy(program, index, copy);
-        if (!copy->wg && copy->launches >= COPY_AFTER &&
-            (repeated || !background_wanted() || !compile_in_background(program, index, copy)))
-            compile_copy(program, index, copy, true);
+        if (!copy->wg && copy->launches >= COPY_AFTER) {
+            if (!repeated && background_wanted() && cc_compile_in_background(program, index, copy))
+                copy->queued = true;
+            else
+                compile_copy(program, index, copy, true);
+        }
     }
     *wg_full = copy ? copy->wg : NULL;
     *band = copy && copy->wg ? copy->band : 0;

@@ -15,6 +15,7 @@
  *   parts.cpp    the module cut into one module per work-group function
  *   codegen.c    a part's O3 and machine code, at the kernel's first use, and
  *                the copies made for what launches fix (cc_launch_facts)
+ *   background.c the thread that compiles those copies
  *   launch.c     the built-in library's hooks for image formats and samplers
  *   fences.c     memory fences -> LLVM fences with their scope and !mmra
  *   jit.c        host target, O3, native code, the process-wide ORC JIT
@@ -400,10 +401,24 @@ unsigned long cc_new_serial(void);
 /* codegen.c: frees what the launches' copies need (their code goes with
  * the program's tracker). */
 void cc_free_launch_copies(struct cc_program *program);
-/* codegen.c: drops the program's copies waiting for the background
+/* background.c: drops the program's copies waiting for the background
  * compiler and waits for the one it compiles, if the program's; first
  * thing of a program's release. */
 void cc_cancel_launch_copies(const struct cc_program *program);
+/* background.c: gives a launch copy (codegen.c) to the background
+ * compiler, which calls cc_compile_launch_copy; false when it cannot take
+ * it (no memory, no thread, the process exiting). Under the program's
+ * lock. */
+struct cc_launch_copy;
+bool cc_compile_in_background(struct cc_program *program, unsigned index,
+                              struct cc_launch_copy *copy);
+/* codegen.c: compiles and loads the copy, taking the program's lock to
+ * load it; the background compiler's work. */
+void cc_compile_launch_copy(struct cc_program *program, unsigned index,
+                            struct cc_launch_copy *copy);
+/* codegen.c: the background compiler dropped the copy before compiling it
+ * (a forked child's queue): a later launch asks for it again. */
+void cc_launch_copy_dropped(struct cc_launch_copy *copy);
 /* codegen.c: the code of part `index`, from the kernel cache or compiled
  * now, loaded into the JIT (kernels[index].wg set). Safe from any thread. */
 cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct cc_log *log);

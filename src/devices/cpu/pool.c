@@ -10,9 +10,14 @@
  *
  * Idle workers spin briefly before sleeping on `wake`, so a launch on a busy
  * device starts within microseconds without burning a core when idle.
+ *
+ * A child process forked from a process that ran commands has none of the
+ * workers (fork copies only the thread that called it); its first submit
+ * starts them again (after_fork_child, start_again).
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +58,7 @@ struct cpu_device {
     struct cpu_job *head, *tail;
     unsigned sleepers;
     _Atomic unsigned long submitted; /* bumped on submit: what spinners watch */
+    _Atomic bool forked;             /* a child process without its workers */
 };
 
 
@@ -400,6 +406,26 @@ static void pin_worker(struct cpu_device *device, struct worker *worker)
         hwloc_set_thread_cpubind(device->hw, worker->thread, core->cpuset, 0);
 }
 
+/* Starts a thread for each of the device's workers, up to the first that
+ * cannot start (fewer workers than cores still works); returns how many
+ * started. */
+static unsigned start_workers(struct cpu_device *device)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, WORKER_STACK);
+    unsigned started = 0;
+    for (; started < device->num_workers; started++) {
+        struct worker *worker = &device->workers[started];
+        if (pthread_create(&worker->thread, &attr, worker_main, worker) != 0)
+            break;
+        if (device->num_workers <= device->topology.cores)
+            pin_worker(device, worker);
+    }
+    pthread_attr_destroy(&attr);
+    return started;
+}
+
 static struct cpu_device *device_create(void)
 {
     struct cpu_device *device = calloc(1, sizeof *device);
@@ -419,26 +445,19 @@ static struct cpu_device *device_create(void)
     if (!device->workers)
         goto fail;
 
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, WORKER_STACK);
     for (unsigned i = 0; i < device->num_workers; i++) {
         struct worker *worker = &device->workers[i];
         worker->device = device;
         worker->index = i;
         worker->arena = aligned_alloc(128, ARENA_SIZE);
         worker->fibers = cpu_fibers_create();
-        if (!worker->arena || !worker->fibers ||
-            pthread_create(&worker->thread, &attr, worker_main, worker) != 0) {
-            /* Fewer workers than cores still works. */
+        if (!worker->arena || !worker->fibers) {
             free(worker->arena);
             device->num_workers = i;
             break;
         }
-        if (device->num_workers <= device->topology.cores)
-            pin_worker(device, worker);
     }
-    pthread_attr_destroy(&attr);
+    device->num_workers = start_workers(device);
     if (device->num_workers == 0)
         goto fail;
     return device;
@@ -452,10 +471,53 @@ fail:
 static struct cpu_device *the_device;
 static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
+/* fork(): the child has only the thread that called it. The device's
+ * lock is held across the fork, so the child's list is whole; the
+ * child's condition variable is made anew (the parent's sleeping workers
+ * were waiting on it) and its first submit starts the workers again
+ * (start_again): programs that fork workers after using OpenCL (Python's
+ * multiprocessing) run commands in them instead of waiting forever. Jobs
+ * running at the fork are not finished in the child: what another thread
+ * was doing in OpenCL at that moment is lost to it, as POSIX says of
+ * every multithreaded fork. */
+static void before_fork(void)
+{
+    pthread_mutex_lock(&the_device->lock);
+}
+
+static void after_fork_parent(void)
+{
+    pthread_mutex_unlock(&the_device->lock);
+}
+
+static void after_fork_child(void)
+{
+    struct cpu_device *device = the_device;
+    device->sleepers = 0;
+    pthread_cond_init(&device->wake, NULL);
+    atomic_store(&device->forked, true);
+    pthread_mutex_unlock(&device->lock);
+}
+
+static void start_again(struct cpu_device *device)
+{
+    pthread_mutex_lock(&device->lock);
+    if (atomic_load(&device->forked)) {
+        unsigned started = start_workers(device);
+        if (started) { /* none: the next submit tries again */
+            device->num_workers = started;
+            atomic_store(&device->forked, false);
+        }
+    }
+    pthread_mutex_unlock(&device->lock);
+}
+
 static void device_init(void)
 {
     cc_set_printf(cpu_printf);
     the_device = device_create();
+    if (the_device)
+        pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
 struct cpu_device *cpu_device_get(void)
@@ -549,6 +611,8 @@ static void split(struct cpu_device *device, struct cpu_job *job)
 
 void cpu_submit(struct cpu_device *device, struct cpu_job *job)
 {
+    if (atomic_load_explicit(&device->forked, memory_order_relaxed))
+        start_again(device);
     split(device, job);
     job->next = NULL;
     atomic_store(&job->next_piece, 0);
