@@ -14,7 +14,7 @@
  * 256 MiB: 26-28 -> 32-35 GB/s alone). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* Storage of a page and more begins half a page past a page boundary.
+/* Storage of 64 KiB and more begins half a page past a page boundary.
  * The host's memcpy (glibc 2.36, AVX2) runs at a third of its speed or
  * less when the destination lies a little past the source modulo 4 KiB
  * (4 KiB aliasing: 3.5-4.9 GB/s from 64 to 320 bytes, 7.5 at 512, 13-15
@@ -25,9 +25,11 @@
  * PoCL 12.6, whose storage is 128 bytes past a page: its memcpy into a
  * mapped buffer is the slow one, 3.9). Half a page keeps both directions
  * clear of it for host arrays that begin in the first KiB of a page; the
- * alignments asked here (128 bytes) divide it. */
+ * alignments asked here (128 bytes) divide it. Placing it costs up to
+ * 6 KiB, hence the threshold. */
 #define PAGE ((size_t)4096)
 #define PAGE_OFFSET (PAGE / 2)
+#define OFFSET_FROM ((size_t)64 << 10)
 
 /* Storage starts zeroed. The specification leaves a new memory object's
  * contents undefined (API spec 5.2.1), but programs read them: ffmpeg's
@@ -40,16 +42,15 @@
 void *rt_alloc_storage(size_t size, size_t alignment)
 {
     bool huge = size >= 2 * HUGE_PAGE;
-    size_t offset = size >= PAGE && alignment <= PAGE_OFFSET ? PAGE_OFFSET : 0;
+    size_t offset = size >= OFFSET_FROM && alignment <= PAGE_OFFSET ? PAGE_OFFSET : 0;
     if (offset && alignment < PAGE)
         alignment = PAGE;
     if (huge && alignment < HUGE_PAGE)
         alignment = HUGE_PAGE;
     if (alignment < sizeof(void *))
         alignment = sizeof(void *);
-    size_t rounded = (size + alignment - 1) & ~(alignment - 1);
-    size_t total = rounded + alignment + offset + sizeof(void *);
-    if (rounded < size || total < rounded)
+    size_t total = size + alignment + offset + sizeof(void *);
+    if (total < size)
         return NULL;
     char *block = calloc(1, total);
     if (!block)
@@ -59,7 +60,7 @@ void *rt_alloc_storage(size_t size, size_t alignment)
     void **storage = (void **)(base + offset);
     storage[-1] = block;
     if (huge) /* a hint: failing costs nothing */
-        madvise((void *)base, offset + rounded, MADV_HUGEPAGE);
+        madvise((void *)base, offset + size, MADV_HUGEPAGE);
     return storage;
 }
 
