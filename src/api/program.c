@@ -1,4 +1,5 @@
 /* program.c - program objects and building them (API spec 5.8). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -407,11 +408,52 @@ struct async_build {
     void *user_data;
 };
 
+/* Builds running on threads of their own. A fork waits for them (as for a
+ * launch copy being compiled, src/compiler/background.c): the child has
+ * only the forking thread, and a build cut off there would leave its
+ * program building forever and LLVM's locks held. The callback is not
+ * waited for: it is the application's, and may wait for the forking
+ * thread. */
+static pthread_mutex_t async_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t async_done = PTHREAD_COND_INITIALIZER;
+static unsigned async_running;
+static pthread_once_t async_hooks_once = PTHREAD_ONCE_INIT;
+
+static void async_before_fork(void)
+{
+    pthread_mutex_lock(&async_lock);
+    while (async_running)
+        pthread_cond_wait(&async_done, &async_lock);
+}
+
+static void async_after_fork_parent(void)
+{
+    pthread_mutex_unlock(&async_lock);
+}
+
+static void async_after_fork_child(void)
+{
+    pthread_cond_init(&async_done, NULL);
+    pthread_mutex_unlock(&async_lock);
+}
+
+static void register_async_hooks(void)
+{
+    pthread_atfork(async_before_fork, async_after_fork_parent, async_after_fork_child);
+}
+
 static void *run_async_build(void *arg)
 {
     struct async_build *job = arg;
     build_now(job->program, job->options);
+    pthread_mutex_lock(&async_lock);
+    async_running--;
+    pthread_cond_broadcast(&async_done);
+    pthread_mutex_unlock(&async_lock);
     job->notify(job->program, job->user_data);
+    pthread_mutex_lock(&job->program->lock);
+    job->program->build_callback_pending = false;
+    pthread_mutex_unlock(&job->program->lock);
     rt_object_unhold(RT_OBJ(job->program));
     free(job);
     return NULL;
@@ -433,10 +475,23 @@ static int start_build(cl_program program, char *options,
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     /* Clang and LLVM recurse deeply on large sources: the main thread's size */
     pthread_attr_setstacksize(&attr, 8u << 20);
+    pthread_once(&async_hooks_once, register_async_hooks);
+    /* 5.8.2: until the callback has run the build is not over for the
+     * application: another build of the program is CL_INVALID_OPERATION,
+     * and the callback sees its own build's status */
+    pthread_mutex_lock(&program->lock);
+    program->build_callback_pending = true;
+    pthread_mutex_unlock(&program->lock);
+    pthread_mutex_lock(&async_lock);
     pthread_t thread;
     int failed = pthread_create(&thread, &attr, run_async_build, job);
+    async_running += !failed;
+    pthread_mutex_unlock(&async_lock);
     pthread_attr_destroy(&attr);
     if (failed) {
+        pthread_mutex_lock(&program->lock);
+        program->build_callback_pending = false;
+        pthread_mutex_unlock(&program->lock);
         rt_object_unhold(RT_OBJ(program));
         free(job);
         return -1;
@@ -463,7 +518,8 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     if (!options_copy)
         return CL_OUT_OF_HOST_MEMORY;
     pthread_mutex_lock(&program->lock);
-    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
+    if (program->build_status == CL_BUILD_IN_PROGRESS || program->build_callback_pending ||
+        program->kernels_attached) {
         pthread_mutex_unlock(&program->lock);
         free(options_copy);
         return CL_INVALID_OPERATION;
@@ -697,7 +753,8 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
         return CL_INVALID_OPERATION;
     }
     pthread_mutex_lock(&program->lock);
-    if (program->build_status == CL_BUILD_IN_PROGRESS || program->kernels_attached) {
+    if (program->build_status == CL_BUILD_IN_PROGRESS || program->build_callback_pending ||
+        program->kernels_attached) {
         pthread_mutex_unlock(&program->lock);
         free(sources);
         return CL_INVALID_OPERATION;

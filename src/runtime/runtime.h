@@ -166,6 +166,7 @@ struct _cl_program {
     bool spec_constants_read;
     pthread_mutex_t lock;                /* guards the fields below */
     cl_build_status build_status;
+    bool build_callback_pending; /* a build on its own thread has not called back yet */
     char *build_options;
     char *build_log;
     struct cc_program *built;            /* NULL until a build succeeded */

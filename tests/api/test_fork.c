@@ -4,7 +4,8 @@
  * in the parent's context and in a context of its own, with launch copies
  * compiled in the background (no kernel cache, so they are compiled),
  * and the parent goes on after it; a child forked while a copy may be
- * compiling exits at once, through the exit hooks. Each child has a time
+ * compiling exits at once, through the exit hooks; a child forked while
+ * clBuildProgram builds on a thread of its own finds the program built. Each child has a time
  * limit (alarm), so a hang fails the test instead of stopping it. */
 #include <signal.h>
 #include <sys/wait.h>
@@ -81,6 +82,46 @@ static int child_runs(const struct harness *h)
     return failed;
 }
 
+static void CL_CALLBACK built(cl_program program, void *done)
+{
+    (void)program;
+    __atomic_store_n((int *)done, 1, __ATOMIC_RELEASE);
+}
+
+/* The child of a fork right after an asynchronous clBuildProgram: the
+ * fork waited for the build, so the child finds the program built (its
+ * callback, the parent's, may not have run) and runs its kernel. */
+static int child_after_async_build(const struct harness *h, cl_program program)
+{
+    cl_build_status status = CL_BUILD_NONE;
+    clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status,
+                          NULL);
+    if (status != CL_BUILD_SUCCESS) {
+        fprintf(stderr, "child after an asynchronous build: status %d\n", (int)status);
+        return 1;
+    }
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "affine", &err);
+    cl_mem out = clCreateBuffer(h->context, CL_MEM_WRITE_ONLY, N * sizeof(int), NULL, &err);
+    int m = 9, host[N], wrong = -1;
+    size_t global = N;
+    if (kernel && out && !clSetKernelArg(kernel, 0, sizeof out, &out) &&
+        !clSetKernelArg(kernel, 1, sizeof m, &m) &&
+        !clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL) &&
+        !clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL)) {
+        wrong = 0;
+        for (int i = 0; i < N; i++)
+            wrong += host[i] != i * m + 7;
+    }
+    if (wrong)
+        fprintf(stderr, "child after an asynchronous build: %d\n", wrong);
+    if (out)
+        clReleaseMemObject(out);
+    if (kernel)
+        clReleaseKernel(kernel);
+    return wrong != 0;
+}
+
 /* Waits for the child; true when it exited with status 0. */
 static int child_passed(pid_t child, const char *what)
 {
@@ -124,6 +165,23 @@ int main(void)
     }
     CHECK_EQ(run_affine(h.context, h.device, h.queue), 0);
     CHECK(child_passed(child, "child exiting at once"));
+
+    /* a fork while clBuildProgram builds on a thread of its own */
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(h.context, 1, &source, NULL, &err);
+    int done = 0;
+    CHECK_OK(clBuildProgram(program, 1, &h.device, "-DASYNC", built, &done));
+    fflush(NULL);
+    child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        alarm(CHILD_SECONDS);
+        exit(child_after_async_build(&h, program));
+    }
+    CHECK(child_passed(child, "child after an asynchronous build"));
+    while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+        usleep(1000);
+    clReleaseProgram(program);
 
     harness_close(&h);
     return harness_finish();

@@ -59,6 +59,7 @@ struct cpu_device {
     unsigned sleepers;
     _Atomic unsigned long submitted; /* bumped on submit: what spinners watch */
     _Atomic bool forked;             /* a child process without its workers */
+    _Atomic unsigned busy;           /* workers inside a job or finishing jobs */
 };
 
 
@@ -320,12 +321,17 @@ static struct cpu_job *take_job(struct cpu_device *device, const struct worker *
         }
         previous = job;
     }
+    if (taken || retired) /* until the worker is out of them (worker_main) */
+        atomic_fetch_add(&device->busy, 1);
     pthread_mutex_unlock(&device->lock);
+    bool finishing = retired;
     while (retired) {
         struct cpu_job *next = retired->next;
         job_finish(retired);
         retired = next;
     }
+    if (finishing && !taken)
+        atomic_fetch_sub(&device->busy, 1);
     return taken;
 }
 
@@ -375,6 +381,7 @@ static void *worker_main(void *arg)
         struct cpu_job *job = take_job(device, worker);
         if (job) {
             work_on(job, worker);
+            atomic_fetch_sub(&device->busy, 1);
             continue;
         }
         /* Nothing to do: spin a little, then sleep until a submit. */
@@ -471,18 +478,28 @@ fail:
 static struct cpu_device *the_device;
 static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
-/* fork(): the child has only the thread that called it. The device's
- * lock is held across the fork, so the child's list is whole; the
- * child's condition variable is made anew (the parent's sleeping workers
- * were waiting on it) and its first submit starts the workers again
+/* fork(): the child has only the thread that called it. The fork waits
+ * until the device has no job and no worker is inside one or finishing
+ * one: a worker completing a command holds the runtime's locks (its
+ * event's, its queue's) and allocates, and the child would wait forever
+ * for what it held (seen under AddressSanitizer, whose allocator a fork
+ * cut mid-call). The device's lock is held across the fork; the child's
+ * condition variable is made anew (the parent's sleeping workers were
+ * waiting on it) and its first submit starts the workers again
  * (start_again): programs that fork workers after using OpenCL (Python's
- * multiprocessing) run commands in them instead of waiting forever. Jobs
- * running at the fork are not finished in the child: what another thread
- * was doing in OpenCL at that moment is lost to it, as POSIX says of
- * every multithreaded fork. */
+ * multiprocessing) run commands in them instead of waiting forever. What
+ * another thread was doing in OpenCL at the fork is lost to the child,
+ * as POSIX says of every multithreaded fork. */
 static void before_fork(void)
 {
-    pthread_mutex_lock(&the_device->lock);
+    struct cpu_device *device = the_device;
+    for (;;) {
+        pthread_mutex_lock(&device->lock);
+        if (!device->head && !atomic_load(&device->busy))
+            return;
+        pthread_mutex_unlock(&device->lock);
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
 }
 
 static void after_fork_parent(void)
@@ -494,6 +511,7 @@ static void after_fork_child(void)
 {
     struct cpu_device *device = the_device;
     device->sleepers = 0;
+    atomic_store(&device->busy, 0);
     pthread_cond_init(&device->wake, NULL);
     atomic_store(&device->forked, true);
     pthread_mutex_unlock(&device->lock);
