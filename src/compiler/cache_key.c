@@ -150,10 +150,15 @@ static bool variable_set(const char *name)
     return value && *value && strcmp(value, "0");
 }
 
-bool cc_switch_on(const char *name)
+bool cc_variable_not(const char *name, const char *off)
 {
     const char *value = getenv(name);
-    return !value || strcmp(value, "0");
+    return !value || strcmp(value, off);
+}
+
+bool cc_switch_on(const char *name)
+{
+    return cc_variable_not(name, "0");
 }
 
 /* An environment variable that changes code generation: whether it is set,

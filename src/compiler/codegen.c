@@ -170,25 +170,24 @@ static char *copy_placeholder_name(const char *kernel_name)
     return name;
 }
 
-/* Streaming stores in launch copies (launch.c), CPUCL_STREAMING=0 turns
- * them off. Only whole vectors known to be aligned stream: stores x86 must
- * split into non-temporal pieces of 4 or 8 bytes made the bench's stencil
- * 14-18 ms instead of 12.8 on a Zen 3 (eighth session) and 9.4-10.7
- * instead of 5.6-6.1 on an AVX2 EPYC (twenty-fourth). */
-/* Whether the variable `name` is unset or other than `off`, read once
- * into *cache (-1 until then; launches on several threads may ask at
- * once). */
+/* cc_variable_not(name, off) read once into *cache (-1 until then;
+ * launches on several threads may ask at once): launches ask at each
+ * launch, and getenv walks the whole environment. */
 static bool switch_on(atomic_int *cache, const char *name, const char *off)
 {
     int now = atomic_load_explicit(cache, memory_order_relaxed);
     if (now < 0) {
-        const char *value = getenv(name);
-        now = !value || strcmp(value, off);
+        now = cc_variable_not(name, off);
         atomic_store_explicit(cache, now, memory_order_relaxed);
     }
     return now;
 }
 
+/* Streaming stores in launch copies (launch.c), CPUCL_STREAMING=0 turns
+ * them off. Only whole vectors known to be aligned stream: stores x86 must
+ * split into non-temporal pieces of 4 or 8 bytes made the bench's stencil
+ * 14-18 ms instead of 12.8 on a Zen 3 (eighth session) and 9.4-10.7
+ * instead of 5.6-6.1 on an AVX2 EPYC (twenty-fourth). */
 static bool streaming_wanted(void)
 {
     static atomic_int wanted = -1;

@@ -318,6 +318,9 @@ void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZ
  * unset or anything but "0" (src/compiler/README.md lists them). Read at
  * each build; the key hashes every variable that changes code. */
 bool cc_switch_on(const char *name);
+/* Whether the environment variable `name` is unset or other than `off`
+ * (CPUCL_LAUNCH_COPIES=sync); cc_switch_on is it with "0". */
+bool cc_variable_not(const char *name, const char *off);
 struct cc_cache_key {
     unsigned char digest[CC_SHA256_SIZE];
 };
