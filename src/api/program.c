@@ -74,34 +74,53 @@ static cl_int check_device_list(cl_context context, cl_uint num_devices,
 
 /* A cpucl program binary (CL_PROGRAM_BINARIES): this header, then LLVM
  * bitcode of the program as the compiler's front end (or linker) left it.
- * clCreateProgramWithBinary takes it back; clBuildProgram links it again. */
+ * clCreateProgramWithBinary takes it back; clBuildProgram links it again.
+ *
+ * The header carries the bitcode's SHA-256: LLVM's bitcode reader trusts
+ * its input (a flipped bit can make it abort on an allocation of terabytes
+ * or read out of bounds), so a binary damaged on disk or in transit must
+ * be refused before it is parsed (API spec 5.8.1: CL_INVALID_BINARY). A
+ * binary whose checksum was made to match altered bitcode is as trusted as
+ * any code the application runs. Version 1 binaries had no checksum and
+ * are refused; applications then build from source. */
 struct binary_header {
     char magic[8];        /* "cpuclbin" */
     uint32_t version;     /* BINARY_VERSION */
     uint32_t type;        /* cl_program_binary_type */
     uint64_t size;        /* bytes of bitcode that follow */
+    unsigned char digest[CC_SHA256_SIZE]; /* the bitcode's SHA-256 */
 };
-#define BINARY_VERSION 1
+#define BINARY_VERSION 2
 
-/* The program's binary, malloc'd; NULL when it has none. */
-static unsigned char *make_binary(cl_program program, size_t *size)
+/* The size of the program's binary; 0 when it has none. Called with the
+ * program's lock held. */
+static size_t binary_size(cl_program program)
 {
     const void *bitcode = program->object;
     size_t bitcode_size = program->object_size;
     if (program->built)
         bitcode = cc_program_bitcode(program->built, &bitcode_size);
-    *size = 0;
     if (!bitcode || program->binary_type == CL_PROGRAM_BINARY_TYPE_NONE)
-        return NULL;
-    unsigned char *binary = malloc(sizeof(struct binary_header) + bitcode_size);
-    if (!binary)
-        return NULL;
-    struct binary_header header = {{'c', 'p', 'u', 'c', 'l', 'b', 'i', 'n'}, BINARY_VERSION,
-                                   (uint32_t)program->binary_type, bitcode_size};
-    memcpy(binary, &header, sizeof header);
-    memcpy(binary + sizeof header, bitcode, bitcode_size);
-    *size = sizeof header + bitcode_size;
-    return binary;
+        return 0;
+    return sizeof(struct binary_header) + bitcode_size;
+}
+
+/* Writes the program's binary, binary_size(program) bytes, to `out`.
+ * Called with the program's lock held. */
+static void write_binary(cl_program program, unsigned char *out)
+{
+    const void *bitcode = program->object;
+    size_t bitcode_size = program->object_size;
+    if (program->built)
+        bitcode = cc_program_bitcode(program->built, &bitcode_size);
+    struct binary_header header = {{'c', 'p', 'u', 'c', 'l', 'b', 'i', 'n'},
+                                   BINARY_VERSION,
+                                   (uint32_t)program->binary_type,
+                                   bitcode_size,
+                                   {0}};
+    cc_sha256(bitcode, bitcode_size, header.digest);
+    memcpy(out, &header, sizeof header);
+    memcpy(out + sizeof header, bitcode, bitcode_size);
 }
 
 static cl_int read_binary(const unsigned char *binary, size_t size, void **bitcode,
@@ -118,12 +137,15 @@ static cl_int read_binary(const unsigned char *binary, size_t size, void **bitco
          header.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE))
         return CL_INVALID_BINARY;
     /* LLVM bitcode starts with "BC\xC0\xDE". */
-    if (memcmp(binary + sizeof header, "BC\xc0\xde", 4))
+    const unsigned char *payload = binary + sizeof header;
+    unsigned char digest[CC_SHA256_SIZE];
+    cc_sha256(payload, header.size, digest);
+    if (memcmp(payload, "BC\xc0\xde", 4) || memcmp(digest, header.digest, sizeof digest))
         return CL_INVALID_BINARY;
     *bitcode = malloc(header.size);
     if (!*bitcode)
         return CL_OUT_OF_HOST_MEMORY;
-    memcpy(*bitcode, binary + sizeof header, header.size);
+    memcpy(*bitcode, payload, header.size);
     *bitcode_size = header.size;
     *type = header.type;
     return CL_SUCCESS;
@@ -599,21 +621,24 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         if (!param_value)
             return CL_SUCCESS;
         pthread_mutex_lock(&program->lock);
-        size_t binary_size;
-        unsigned char *binary = make_binary(program, &binary_size);
-        pthread_mutex_unlock(&program->lock);
+        size_t bytes = binary_size(program);
+        const unsigned char *first = NULL;
         for (cl_uint i = 0; i < context->num_devices; i++) {
             if (param_name == CL_PROGRAM_BINARY_SIZES) {
-                ((size_t *)param_value)[i] = binary_size;
-            } else {
-                /* 5.8.7: the application gives one buffer per device, large
-                 * enough for CL_PROGRAM_BINARY_SIZES; NULL entries are skipped. */
-                unsigned char *out = ((unsigned char **)param_value)[i];
-                if (out && binary)
-                    memcpy(out, binary, binary_size);
+                ((size_t *)param_value)[i] = bytes;
+                continue;
             }
+            /* 5.8.7: the application gives one buffer per device, large
+             * enough for CL_PROGRAM_BINARY_SIZES; NULL entries are skipped. */
+            unsigned char *out = ((unsigned char **)param_value)[i];
+            if (!out || !bytes)
+                continue;
+            if (first)
+                memcpy(out, first, bytes);
+            else
+                write_binary(program, out), first = out;
         }
-        free(binary);
+        pthread_mutex_unlock(&program->lock);
         return CL_SUCCESS;
     }
     case CL_PROGRAM_NUM_KERNELS:

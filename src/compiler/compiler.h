@@ -318,6 +318,11 @@ void cc_set_device_enqueue(const struct cc_device_enqueue *functions);
  * LLVM and Clang, the host), which changes exactly when the code this
  * library would make may; false when it cannot be computed. */
 void cc_name_uuid(const void *name, size_t size, unsigned char uuid[16]);
+
+/* The SHA-256 (FIPS 180-4) of `size` bytes (sha256.c): the kernel cache's
+ * keys and checksums, and program binaries' checksums (api/program.c). */
+#define CC_SHA256_SIZE 32
+void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZE]);
 bool cc_driver_uuid(unsigned char uuid[16]);
 
 /* Facts about the host the device layer reports (from LLVM). */

@@ -292,8 +292,8 @@ void cc_report_vectorization(LLVMModuleRef module, const struct cc_kernel_info *
  * CC_PRINTF_SYMBOL (compiler.h) with its arguments stored in memory. */
 cl_int cc_lower_printf(LLVMModuleRef module, struct cc_log *log);
 
-/* sha256.c: SHA-256 (FIPS 180-4). */
-#define CC_SHA256_SIZE 32
+/* sha256.c: SHA-256 (FIPS 180-4), incrementally; the one-shot cc_sha256
+ * is in compiler.h. */
 struct cc_sha256 {
     uint32_t state[8];
     uint64_t length;
@@ -302,7 +302,6 @@ struct cc_sha256 {
 void cc_sha256_init(struct cc_sha256 *s);
 void cc_sha256_update(struct cc_sha256 *s, const void *data, size_t size);
 void cc_sha256_final(struct cc_sha256 *s, unsigned char digest[CC_SHA256_SIZE]);
-void cc_sha256(const void *data, size_t size, unsigned char digest[CC_SHA256_SIZE]);
 
 /* cache.c: the on-disk kernel cache of built programs (from source, from
  * linked objects or binaries) and of SPIR-V translations. An

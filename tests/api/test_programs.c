@@ -144,11 +144,28 @@ int main(void)
     CHECK(err == CL_SUCCESS && status == CL_SUCCESS);
     CHECK_OK(clBuildProgram(from_binary, 1, &h.device, "", NULL, NULL));
     run_combine(&h, from_binary);
-    /* A damaged binary is refused. */
-    binary[3] ^= 0xff;
-    cl_program damaged =
+    /* A damaged binary is refused before its bitcode is read: one bit
+     * flipped anywhere (header or bitcode; LLVM's reader would abort or
+     * crash on some), or the binary cut short. */
+    for (size_t at = 0; at < size; at += 1 + size / 97) {
+        unsigned char bit = (unsigned char)(1u << (at % 8));
+        binary[at] ^= bit;
+        status = CL_SUCCESS;
+        cl_program damaged =
+            clCreateProgramWithBinary(h.context, 1, &h.device, &size, binaries, &status, &err);
+        CHECK(damaged == NULL && err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
+        binary[at] ^= bit;
+    }
+    size_t shorter = size - 1;
+    CHECK(!clCreateProgramWithBinary(h.context, 1, &h.device, &shorter, binaries, &status, &err));
+    CHECK(err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
+    /* Undamaged again, it still builds. */
+    cl_program again =
         clCreateProgramWithBinary(h.context, 1, &h.device, &size, binaries, &status, &err);
-    CHECK(damaged == NULL && err == CL_INVALID_BINARY && status == CL_INVALID_BINARY);
+    CHECK(err == CL_SUCCESS && status == CL_SUCCESS);
+    CHECK_OK(clBuildProgram(again, 1, &h.device, "", NULL, NULL));
+    run_combine(&h, again);
+    clReleaseProgram(again);
     free(binary);
 
     check_unused_functions(&h);
