@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <math.h>
 #include <stdbool.h>
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,9 +196,21 @@ static int spec_entry(const struct cc_spec_constant *c, char *out, size_t size)
     return snprintf(out, size, "%u:%s:%llu", c->id, c->type, (unsigned long long)bits);
 }
 
-/* Runs llvm-spirv-15 -r on `spv`, writing `bc`; its messages go to `messages`. */
-static int run_translator(const char *spv, const char *bc, const char *messages,
-                          const struct cc_spec_constant *constants, unsigned num_constants)
+/* Bounds on the translator's process. Malformed SPIR-V can send it into
+ * allocating without end (one flipped bit in a 6 KiB module: all 24 GiB
+ * of a machine until the kernel's OOM killer stopped it, two minutes
+ * later, with the application's other processes at risk) or into long
+ * loops. Valid modules need far less: about 60 MiB of memory and 0.05 s
+ * for the tests' modules of a few KiB. */
+#define TRANSLATOR_MEMORY(size) (((rlim_t)2 << 30) + (rlim_t)(size)*512)
+#define TRANSLATOR_SECONDS(size) (rlim_t)(60 + (size) / 65536)
+
+/* Runs llvm-spirv-15 -r on `spv` (`size` bytes), writing `bc`; its
+ * messages go to `messages`. Returns 0 when it succeeded, -1 when it could
+ * not run, 1 when it failed, 2 when a signal ended it (`*stop_signal`). */
+static int run_translator(const char *spv, size_t size, const char *bc, const char *messages,
+                          const struct cc_spec_constant *constants, unsigned num_constants,
+                          int *stop_signal)
 {
     char output[512];
     snprintf(output, sizeof output, "%s", bc);
@@ -235,11 +249,23 @@ static int run_translator(const char *spv, const char *bc, const char *messages,
     free(specs);
     if (rc != 0)
         return -1;
+    /* posix_spawn returns once the child has run exec (glibc spawns with
+     * CLONE_VFORK), so the bounds apply from the translator's first steps. */
+    struct rlimit memory = {TRANSLATOR_MEMORY(size), TRANSLATOR_MEMORY(size)};
+    struct rlimit seconds = {TRANSLATOR_SECONDS(size), TRANSLATOR_SECONDS(size) + 5};
+    prlimit(pid, RLIMIT_AS, &memory, NULL);
+    prlimit(pid, RLIMIT_CPU, &seconds, NULL);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status) == 0 ? 0 : 1;
+    /* Killed by a signal: out of memory under RLIMIT_AS it aborts
+     * (std::bad_alloc, LLVM's allocation failure), past RLIMIT_CPU it gets
+     * SIGXCPU, then SIGKILL; or it crashed. */
+    *stop_signal = WTERMSIG(status);
+    return 2;
 }
 
 static void fix_calling_conventions(LLVMModuleRef module)
@@ -279,12 +305,14 @@ static cl_int translate(const void *il, size_t size, const struct cc_spec_consta
     void *rewritten = cc_spirv_translator_fixes(il, size, &rewritten_size);
     int written =
         rewritten ? write_file(spv, rewritten, rewritten_size) : write_file(spv, il, size);
+    size_t spv_size = rewritten ? rewritten_size : size;
     free(rewritten);
     if (written != 0) {
         cc_log_printf(&log, "error: cannot write the SPIR-V module for the translator\n");
         goto cleanup;
     }
-    int rc = run_translator(spv, bc, messages, constants, num_constants);
+    int stop_signal = 0;
+    int rc = run_translator(spv, spv_size, bc, messages, constants, num_constants, &stop_signal);
     size_t text_size = 0;
     char *text = read_file(messages, &text_size);
     if (text && text_size)
@@ -293,6 +321,15 @@ static cl_int translate(const void *il, size_t size, const struct cc_spec_consta
     if (rc < 0) {
         cc_log_printf(&log, "error: could not run %s (is the llvm-spirv-15 package installed?)\n",
                       CPUCL_LLVM_SPIRV);
+        goto cleanup;
+    }
+    if (rc == 2) {
+        cc_log_printf(&log,
+                      "error: the SPIR-V translator stopped on signal %d (%s); it may use %llu "
+                      "MiB of memory and %llu s: the module is not valid, or too large\n",
+                      stop_signal, strsignal(stop_signal),
+                      (unsigned long long)(TRANSLATOR_MEMORY(spv_size) >> 20),
+                      (unsigned long long)TRANSLATOR_SECONDS(spv_size));
         goto cleanup;
     }
     if (rc > 0) {

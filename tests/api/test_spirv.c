@@ -700,6 +700,41 @@ static void test_mipmap_reads(struct harness *h)
 
 /* mipmap_writes.spv: OpImageWrite with a Lod (ImageMipmap,
  * cl_khr_mipmap_image_writes) into level 1 of a 3-level 8x4 image. */
+/* Malformed SPIR-V on which the translator allocates without end (two
+ * words of device_enqueue.spv changed, as a fuzzer found: an OpEntryPoint's
+ * word count 12 -> 4 and a later operand 10 -> 14). Unbounded, it took
+ * all of a 24 GiB machine's memory until the OOM killer ended it two
+ * minutes later; bounded (spirv.c), the build fails at once with a log. */
+static void test_translator_bounds(struct harness *h)
+{
+    size_t size;
+    unsigned char *il = harness_load_file(CPUCL_TEST_DATA "/device_enqueue.spv", &size);
+    uint32_t words[2];
+    CHECK(size > 556 * 4);
+    if (size <= 556 * 4)
+        return;
+    memcpy(&words[0], il + 34 * 4, 4);
+    memcpy(&words[1], il + 555 * 4, 4);
+    CHECK(words[0] == 0x000c000f && words[1] == 10);
+    words[0] = 0x0004000f;
+    words[1] = 14;
+    memcpy(il + 34 * 4, &words[0], 4);
+    memcpy(il + 555 * 4, &words[1], 4);
+    cl_int err;
+    cl_program program = clCreateProgramWithIL(h->context, il, size, &err);
+    CHECK_OK(err);
+    CHECK_ERR(clBuildProgram(program, 1, &h->device, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    size_t log_size = 0;
+    CHECK_OK(clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &log_size));
+    char *log = malloc(log_size + 1);
+    log[0] = 0;
+    CHECK_OK(clGetProgramBuildInfo(program, h->device, CL_PROGRAM_BUILD_LOG, log_size, log, NULL));
+    CHECK(strstr(log, "SPIR-V translator stopped on signal") != NULL);
+    free(log);
+    clReleaseProgram(program);
+    free(il);
+}
+
 static void test_mipmap_writes(struct harness *h)
 {
     cl_program program = NULL;
@@ -860,6 +895,7 @@ int main(void)
     test_image_coords(&h);
     test_mipmap_reads(&h);
     test_mipmap_writes(&h);
+    test_translator_bounds(&h);
     harness_close(&h);
     return harness_finish();
 }
