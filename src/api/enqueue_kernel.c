@@ -236,6 +236,13 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         if ((err = cc_kernel_code_for_launch(kernel->program->built, kernel->info, &facts,
                                              use & API_LAUNCH_RECORDED, &wg, &wg_full, &band)))
             return err;
+        /* 5.10: CL_OUT_OF_RESOURCES "if there is a failure to queue the
+         * execution instance of kernel ... because of insufficient
+         * resources needed to execute the kernel": private arrays larger
+         * than a worker's stack (or a fiber's) would overflow it. */
+        if (kernel->info->stack_size >
+            cpu_device_kernel_stack(queue->device->cpu, kernel->info->fibers))
+            return CL_OUT_OF_RESOURCES;
     }
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
     if (!command)

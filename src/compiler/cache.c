@@ -211,6 +211,7 @@ static void put_kernel(struct writer *w, const struct cc_kernel_info *kernel)
     put_u64(w, kernel->private_mem_size);
     put_u64(w, kernel->sub_group_size);
     put_u64(w, kernel->is_block);
+    put_u64(w, kernel->fibers);
     for (unsigned a = 0; a < kernel->num_args; a++) {
         const struct cc_arg_info *arg = &kernel->args[a];
         put_u64(w, arg->kind);
@@ -303,6 +304,7 @@ static void get_kernel(struct reader *r, struct cc_kernel_info *kernel)
         r->failed = true; /* an entry for another host's width */
     kernel->sub_group_size = (unsigned)sub_group_size;
     kernel->is_block = get_u64(r) != 0;
+    kernel->fibers = get_u64(r) != 0;
     /* each argument takes at least 64 bytes of the payload */
     if (r->failed || num_args > (uint64_t)(r->end - r->p) / 64) {
         r->failed = true;
@@ -630,9 +632,9 @@ void cc_cache_store(const struct cc_cache_key *key, const struct cc_cache_entry 
     store(key, "", &w);
 }
 
-bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index,
-                        const void *variant, size_t variant_size, void **object,
-                        size_t *object_size, size_t *private_mem_size)
+bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index, const void *variant,
+                        size_t variant_size, void **object, size_t *object_size,
+                        size_t *private_mem_size, size_t *stack_size)
 {
     struct cc_cache_key key;
     cc_cache_code_key(program_key, index, variant, variant_size, &key);
@@ -641,6 +643,7 @@ bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index,
     if (!data)
         return false;
     *private_mem_size = get_u64(&r);
+    *stack_size = get_u64(&r);
     *object = get_copy(&r, object_size);
     bool ok = !r.failed && *object && r.p == r.end;
     free(data);
@@ -653,7 +656,7 @@ bool cc_cache_load_code(const struct cc_cache_key *program_key, unsigned index,
 
 void cc_cache_store_code(const struct cc_cache_key *program_key, unsigned index,
                          const void *variant, size_t variant_size, const void *object,
-                         size_t object_size, size_t private_mem_size)
+                         size_t object_size, size_t private_mem_size, size_t stack_size)
 {
     struct cc_cache_key key;
     cc_cache_code_key(program_key, index, variant, variant_size, &key);
@@ -661,6 +664,7 @@ void cc_cache_store_code(const struct cc_cache_key *program_key, unsigned index,
     struct entry_header header = {0};
     put(&w, &header, sizeof header);
     put_u64(&w, private_mem_size);
+    put_u64(&w, stack_size);
     put_bytes(&w, object, object_size);
     store(&key, CODE_SUFFIX, &w);
 }

@@ -403,16 +403,18 @@ cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct c
     if (part->loaded || !part->bitcode)
         goto out;
     void *cached = NULL;
-    size_t cached_size = 0, private_mem = 0;
-    if (program->cacheable &&
-        cc_cache_load_code(&program->key, index, NULL, 0, &cached, &cached_size, &private_mem)) {
+    size_t cached_size = 0, private_mem = 0, stack = 0;
+    if (program->cacheable && cc_cache_load_code(&program->key, index, NULL, 0, &cached,
+                                                 &cached_size, &private_mem, &stack)) {
         struct cc_log scratch = {0}; /* a failure to load says nothing the application reads */
         err = load_part(program, index, cached, cached_size, &scratch);
         free(scratch.text);
         free(cached);
         if (!err) {
-            if (is_kernel_part(program, index))
+            if (is_kernel_part(program, index)) {
                 program->kernels[index].private_mem_size = private_mem;
+                program->kernels[index].stack_size = stack;
+            }
             part->loaded = true;
             goto out;
         }
@@ -423,11 +425,11 @@ cl_int cc_program_load_part(struct cc_program *program, unsigned index, struct c
         const void *bytes = LLVMGetBufferStart(object);
         size_t size = LLVMGetBufferSize(object);
         err = load_part(program, index, bytes, size, log);
+        bool kernel = is_kernel_part(program, index);
         if (!err && program->cacheable)
             cc_cache_store_code(&program->key, index, NULL, 0, bytes, size,
-                                is_kernel_part(program, index)
-                                    ? program->kernels[index].private_mem_size
-                                    : 0);
+                                kernel ? program->kernels[index].private_mem_size : 0,
+                                kernel ? program->kernels[index].stack_size : 0);
         LLVMDisposeMemoryBuffer(object);
     }
     part->loaded = !err;
@@ -544,10 +546,10 @@ static void load_cached_copy(struct cc_program *program, unsigned index,
                              struct cc_launch_copy *copy)
 {
     void *cached = NULL;
-    size_t cached_size = 0, band = 0;
+    size_t cached_size = 0, band = 0, unused = 0;
     if (!program->cacheable ||
         !cc_cache_load_code(&program->key, index, &copy->facts, sizeof copy->facts, &cached,
-                            &cached_size, &band))
+                            &cached_size, &band, &unused))
         return;
     struct cc_log scratch = {0};
     copy->wg = load_copy(program, index, cached, cached_size, &scratch);
@@ -579,7 +581,7 @@ static void compile_copy(struct cc_program *program, unsigned index, struct cc_l
         copy->band = band;
         if (copy->wg && program->cacheable)
             cc_cache_store_code(&program->key, index, &copy->facts, sizeof copy->facts, bytes, size,
-                                band);
+                                band, 0);
         LLVMDisposeMemoryBuffer(object);
     }
     copy->failed = !copy->wg;

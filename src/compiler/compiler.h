@@ -110,6 +110,12 @@ struct cc_kernel_info {
     char *attributes;                 /* CL_KERNEL_ATTRIBUTES text, "" when none */
     size_t local_mem_size;            /* kernel-scope __local variables, bytes */
     size_t private_mem_size;          /* estimate of per-work-item private memory */
+    /* The stack its code needs: the static allocas of every function of its
+     * part (report.c), an upper bound for a call chain since OpenCL C has no
+     * recursion; what the work-group function needs of a worker's stack, or
+     * on fibers each work-item of its fiber's. 0 until the code is made. */
+    size_t stack_size;
+    bool fibers; /* its work-items run on fibers (workgroup.c) */
     /* Work-items per sub-group: cc_sub_group_size(), or 1 for a kernel
      * that calls the non-uniform sub-group functions where not every
      * work-item reaches them alike (src/compiler/workgroup.c). */

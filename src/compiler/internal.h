@@ -279,8 +279,8 @@ LLVMValueRef cc_build_regions(LLVMModuleRef module, LLVMValueRef wi, const char 
                               bool (*is_barrier)(LLVMValueRef call), bool *unsuitable,
                               size_t *per_item, struct cc_log *log);
 
-/* report.c: adds to each kernel's private_mem_size the allocas of its
- * optimised work-group function. */
+/* report.c: adds to each kernel's private_mem_size the static allocas of
+ * its optimised part (`module`), and sets its stack_size to them. */
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels);
 /* CPUCL_VECTORIZE=1: prints to stderr, per kernel, whether the loop
@@ -311,7 +311,7 @@ void cc_sha256_final(struct cc_sha256 *s, unsigned char digest[CC_SHA256_SIZE]);
  * them (cc_object_rename). */
 /* Bumped whenever the payload's layout or the meaning of a cache entry
  * changes, so older entries become misses (it is part of every key). */
-#define CC_CACHE_FORMAT 3
+#define CC_CACHE_FORMAT 4
 /* cache_key.c: the keys; cache.c: the entries. */
 /* Whether a compiler switch is on: its environment variable `name` is
  * unset or anything but "0" (src/compiler/README.md lists them). Read at
@@ -362,14 +362,15 @@ void cc_cache_code_key(const struct cc_cache_key *program, unsigned index, const
                        size_t variant_size, struct cc_cache_key *key);
 /* The machine code of part `index` of the program of `key`, compiled at
  * the part's first use (codegen.c), in an entry of its own: the object
- * file (malloc'd) and the kernel's private memory size. `variant` (NULL
- * for the part itself) names a launch's copy: its facts' bytes. Same rules. */
+ * file (malloc'd) and two words, the kernel's private memory and stack
+ * sizes (a launch copy keeps its band in the first). `variant` (NULL for
+ * the part itself) names a launch's copy: its facts' bytes. Same rules. */
 bool cc_cache_load_code(const struct cc_cache_key *key, unsigned index, const void *variant,
                         size_t variant_size, void **object, size_t *object_size,
-                        size_t *private_mem_size);
+                        size_t *private_mem_size, size_t *stack_size);
 void cc_cache_store_code(const struct cc_cache_key *key, unsigned index, const void *variant,
                          size_t variant_size, const void *object, size_t object_size,
-                         size_t private_mem_size);
+                         size_t private_mem_size, size_t stack_size);
 
 /* build.c and codegen.c: a built program. Its kernels' code is made per
  * part at the first use (a launch, a query of the private memory size):

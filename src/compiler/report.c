@@ -9,6 +9,21 @@
 
 #include "compiler/internal.h"
 
+/* Bytes of the static allocas in `fn`'s entry block. */
+static size_t entry_allocas(LLVMValueRef fn, LLVMTargetDataRef layout)
+{
+    size_t total = 0;
+    for (LLVMValueRef inst = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); inst;
+         inst = LLVMGetNextInstruction(inst)) {
+        if (!LLVMIsAAllocaInst(inst))
+            continue;
+        LLVMValueRef count = LLVMGetOperand(inst, 0);
+        unsigned long long n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 1;
+        total += (size_t)(n * LLVMABISizeOfType(layout, LLVMGetAllocatedType(inst)));
+    }
+    return total;
+}
+
 void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels,
                             unsigned num_kernels)
 {
@@ -19,18 +34,18 @@ void cc_measure_private_mem(LLVMModuleRef module, struct cc_kernel_info *kernels
         free(name);
         if (!fn || LLVMIsDeclaration(fn))
             continue;
+        /* Static allocas live in the entry blocks; the work-items reuse
+         * them. Every function of the part counts: on fibers the
+         * work-items' own function holds the kernel's arrays, and calls not
+         * inlined (a region's loops past CPUCL_REGION_FUNCTIONS, library
+         * functions run per lane) have frames of their own. */
         size_t total = 0;
-        /* Static allocas live in the entry block; the work-items reuse them. */
-        for (LLVMValueRef inst = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)); inst;
-             inst = LLVMGetNextInstruction(inst)) {
-            if (!LLVMIsAAllocaInst(inst))
-                continue;
-            LLVMValueRef count = LLVMGetOperand(inst, 0);
-            unsigned long long n = LLVMIsAConstantInt(count) ? LLVMConstIntGetZExtValue(count) : 1;
-            total += (size_t)(n * LLVMABISizeOfType(layout, LLVMGetAllocatedType(inst)));
-        }
+        for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f))
+            if (!LLVMIsDeclaration(f))
+                total += entry_allocas(f, layout);
         /* on top of what regions keep per work-item across barriers */
         kernels[i].private_mem_size += total;
+        kernels[i].stack_size = total;
     }
 }
 

@@ -749,6 +749,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
         const size_t *hint = wgs[i].kernel->work_group_size_hint;
         bool is_required = required[0] && required[1] && required[2];
         const size_t *size = is_required ? required : hint;
+        wgs[i].kernel->fibers = wgs[i].form == FIBERS;
         if (wgs[i].form != FIBERS && size[0] && size[1] && size[2] && specialization_wanted())
             cc_specialize_local_size(wgs[i].exported, size, is_required,
                                      offsetof(struct cc_wg_state, local_size),

@@ -157,6 +157,9 @@ static int enqueue_kernel(const struct cc_enqueue *request)
     int err = check_ndrange(request->ndrange, program->non_uniform, local);
     if (err)
         return err;
+    /* private arrays larger than the stacks the block would run on */
+    if (info->stack_size > cpu_device_kernel_stack(queue->device->cpu, info->fibers))
+        return CLK_OUT_OF_RESOURCES;
 
     struct rt_command *child = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
     if (!child)

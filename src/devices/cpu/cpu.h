@@ -122,6 +122,12 @@ const struct cpu_topology *cpu_device_topology(const struct cpu_device *device);
 /* Largest local arena a work-group may use, bytes (CL_DEVICE_LOCAL_MEM_SIZE). */
 size_t cpu_device_local_mem_size(const struct cpu_device *device);
 
+/* The stack a kernel's code may use (cc_kernel_info.stack_size): of a
+ * worker's stack for a work-group function, of a fiber's for a work-item
+ * on fibers; the rest is the device's own frames and the calls kernels
+ * make into it (printf, device-side enqueue). */
+size_t cpu_device_kernel_stack(const struct cpu_device *device, bool fibers);
+
 /* Number of worker threads (CL_DEVICE_MAX_COMPUTE_UNITS). */
 unsigned cpu_device_workers(const struct cpu_device *device);
 

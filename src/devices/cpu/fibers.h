@@ -3,11 +3,15 @@
 #ifndef CPUCL_DEVICES_CPU_FIBERS_H
 #define CPUCL_DEVICES_CPU_FIBERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "compiler/compiler.h"
 
 struct cpu_fibers;
+
+/* Bytes of each fiber's stack. */
+size_t cpu_fibers_stack_size(void);
 
 /* One a worker; NULL when out of memory. */
 struct cpu_fibers *cpu_fibers_create(void);

@@ -32,6 +32,10 @@
 #define ARENA_SIZE (256u * 1024u)
 #define SPIN_NS 50000
 #define WORKER_STACK (16u << 20)
+/* What a worker's or a fiber's stack keeps for the device's own frames
+ * and the kernels' calls into it (cpu_device_kernel_stack). */
+#define WORKER_RESERVE (256u << 10)
+#define FIBER_RESERVE (32u << 10)
 #define COPY_PIECE_BYTES (512u * 1024u)
 /* At most this many pieces of a large copy or fill per worker: enough that
  * a worker slowed by another process on its core (workers are pinned)
@@ -552,6 +556,12 @@ const struct cpu_topology *cpu_device_topology(const struct cpu_device *device)
 size_t cpu_device_local_mem_size(const struct cpu_device *device)
 {
     return ARENA_SIZE;
+}
+
+size_t cpu_device_kernel_stack(const struct cpu_device *device, bool fibers)
+{
+    (void)device;
+    return fibers ? cpu_fibers_stack_size() - FIBER_RESERVE : WORKER_STACK - WORKER_RESERVE;
 }
 
 unsigned cpu_device_workers(const struct cpu_device *device)
