@@ -243,6 +243,12 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         if (kernel->info->stack_size >
             cpu_device_kernel_stack(queue->device->cpu, kernel->info->fibers))
             return CL_OUT_OF_RESOURCES;
+        /* Values kept across barriers: one buffer a worker for the group's
+         * work-items, which must be an allocation the device can make. */
+        if (kernel->info->context_size &&
+            kernel->info->context_size >
+                api_device_max_mem_alloc_size(queue->device) / (local[0] * local[1] * local[2]))
+            return CL_OUT_OF_RESOURCES;
     }
     struct rt_command *command = rt_command_create(queue, CL_COMMAND_NDRANGE_KERNEL);
     if (!command)

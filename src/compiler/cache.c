@@ -212,6 +212,7 @@ static void put_kernel(struct writer *w, const struct cc_kernel_info *kernel)
     put_u64(w, kernel->sub_group_size);
     put_u64(w, kernel->is_block);
     put_u64(w, kernel->fibers);
+    put_u64(w, kernel->context_size);
     for (unsigned a = 0; a < kernel->num_args; a++) {
         const struct cc_arg_info *arg = &kernel->args[a];
         put_u64(w, arg->kind);
@@ -305,6 +306,7 @@ static void get_kernel(struct reader *r, struct cc_kernel_info *kernel)
     kernel->sub_group_size = (unsigned)sub_group_size;
     kernel->is_block = get_u64(r) != 0;
     kernel->fibers = get_u64(r) != 0;
+    kernel->context_size = get_u64(r);
     /* each argument takes at least 64 bytes of the payload */
     if (r->failed || num_args > (uint64_t)(r->end - r->p) / 64) {
         r->failed = true;

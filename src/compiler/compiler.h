@@ -115,6 +115,9 @@ struct cc_kernel_info {
      * recursion; what the work-group function needs of a worker's stack, or
      * on fibers each work-item of its fiber's. 0 until the code is made. */
     size_t stack_size;
+    /* Bytes regions keep per work-item across barriers, in a buffer of the
+     * worker's for the group (regions.c; part of private_mem_size). */
+    size_t context_size;
     bool fibers; /* its work-items run on fibers (workgroup.c) */
     /* Work-items per sub-group: cc_sub_group_size(), or 1 for a kernel
      * that calls the non-uniform sub-group functions where not every

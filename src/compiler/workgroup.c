@@ -728,9 +728,9 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             cc_vector_accesses_follow_lanes(wgs[i].fn))
             cc_scalarize_work_items(wgs[i].fn);
         bool unsuitable;
-        wgs[i].exported =
-            cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at, &unsuitable,
-                             &wgs[i].kernel->private_mem_size, log);
+        wgs[i].exported = cc_build_regions(module, wgs[i].fn, wgs[i].kernel->name, split_at,
+                                           &unsuitable, &wgs[i].kernel->context_size, log);
+        wgs[i].kernel->private_mem_size = wgs[i].kernel->context_size;
         if (!wgs[i].exported && unsuitable && !back_to_fibers(module, b, &wgs[i]))
             err = CL_OUT_OF_HOST_MEMORY;
         else if (!wgs[i].exported && !unsuitable)
