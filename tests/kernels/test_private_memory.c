@@ -21,7 +21,7 @@ static const char *source =
     "#ifdef FIBERS\n"
     "    if (get_sub_group_id() == 0) sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
     "#endif\n"
-    "    int s = 0;\n"
+    "    uint s = 0;\n"
     "    for (int i = 0; i < n; i++) s += big[(i * 7 + g) % n];\n"
     "    out[g] = s;\n"
     "}\n"
@@ -73,10 +73,10 @@ static cl_int run_walk(struct harness *h, int words, int fibers)
         CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
         int bad = 0;
         for (int g = 0; g < ITEMS; g++) {
-            int want = 0;
+            unsigned want = 0; /* sums wrap, in the kernel too */
             for (int i = 0; i < n; i++)
-                want += ((i * 7 + g) % n) ^ g;
-            bad += got[g] != want;
+                want += (unsigned)(((i * 7 + g) % n) ^ g);
+            bad += (unsigned)got[g] != want;
         }
         CHECK_NONE_WRONG(bad, "private array sums");
     }
