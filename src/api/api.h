@@ -313,6 +313,13 @@ cl_ulong api_device_max_mem_alloc_size(cl_device_id device);
 /* The affinity domains that split the device in two or more, and
  * next-partitionable (sub_devices.c). */
 cl_device_affinity_domain api_affinity_domains(cl_device_id device);
+/* A new program of the context (program.c), taking over `source` (may be
+ * NULL); NULL when out of memory. */
+cl_program api_new_program(cl_context context, char *source);
+/* 5.8: the device list of clCreateProgramWithBinary, clBuildProgram,
+ * clCompileProgram and clLinkProgram (NULL with 0, or devices of `context`). */
+cl_int api_check_device_list(cl_context context, cl_uint num_devices,
+                             const cl_device_id *device_list);
 /* Bytes of local arena a launch of the kernel needs with its current args. */
 size_t api_kernel_local_mem_size(cl_kernel kernel);
 #define API_MEM_BASE_ADDR_ALIGN_BITS 1024   /* buffers are 128-byte aligned */
