@@ -117,6 +117,20 @@ static void record_outcome(cl_program program, struct build_outcome *o, bool rep
     }
 }
 
+/* Marks the program as building, unless a build or compile of it is under
+ * way (or its callback has not run yet) or kernels are attached to it:
+ * 5.8.2 and 5.8.3 make those CL_INVALID_OPERATION. */
+static bool begin_build(cl_program program)
+{
+    pthread_mutex_lock(&program->lock);
+    bool free_to_build = program->build_status != CL_BUILD_IN_PROGRESS &&
+                         !program->build_callback_pending && !program->kernels_attached;
+    if (free_to_build)
+        program->build_status = CL_BUILD_IN_PROGRESS;
+    pthread_mutex_unlock(&program->lock);
+    return free_to_build;
+}
+
 /* Builds the program for its device with `options` (taken over) and
  * records the outcome; returns clBuildProgram's code. */
 static cl_int build_now(cl_program program, char *options)
@@ -263,15 +277,10 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(
     char *options_copy = strdup(options ? options : "");
     if (!options_copy)
         return CL_OUT_OF_HOST_MEMORY;
-    pthread_mutex_lock(&program->lock);
-    if (program->build_status == CL_BUILD_IN_PROGRESS || program->build_callback_pending ||
-        program->kernels_attached) {
-        pthread_mutex_unlock(&program->lock);
+    if (!begin_build(program)) {
         free(options_copy);
         return CL_INVALID_OPERATION;
     }
-    program->build_status = CL_BUILD_IN_PROGRESS;
-    pthread_mutex_unlock(&program->lock);
 
     /* 5.8.2: with a callback, clBuildProgram "can return immediately once
      * the build operation can begin": the build runs on its own thread,
@@ -339,15 +348,10 @@ API_EXPORT CL_API_ENTRY cl_int CL_API_CALL clCompileProgram(
         free(sources);
         return CL_INVALID_OPERATION;
     }
-    pthread_mutex_lock(&program->lock);
-    if (program->build_status == CL_BUILD_IN_PROGRESS || program->build_callback_pending ||
-        program->kernels_attached) {
-        pthread_mutex_unlock(&program->lock);
+    if (!begin_build(program)) {
         free(sources);
         return CL_INVALID_OPERATION;
     }
-    program->build_status = CL_BUILD_IN_PROGRESS;
-    pthread_mutex_unlock(&program->lock);
 
     char *log = NULL, *options_copy = strdup(options ? options : "");
     void *object = NULL;
