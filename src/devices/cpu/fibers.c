@@ -278,13 +278,13 @@ uint64_t *cpu_fibers_scratch(struct cpu_fibers *set)
     return set->scratch;
 }
 
-/* The per-work-item values of a kernel split into regions: one buffer per
- * worker, grown to the largest group seen. */
 size_t cpu_fibers_stack_size(void)
 {
     return FIBER_STACK;
 }
 
+/* The per-work-item values of a kernel split into regions: one buffer per
+ * worker, grown to the largest group seen. */
 void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes)
 {
     struct cpu_fibers *set = state->fibers;
