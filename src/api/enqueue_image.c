@@ -96,36 +96,48 @@ static char *box_address(const struct place *place)
 /* The host's pitches in box terms: bytes between the region's rows and
  * between its slices (5.3.3: 0 means tightly packed; a 1D array's layers
  * are slice_pitch apart and are the box's rows). */
-static cl_int host_pitches(cl_mem image, const size_t *region, size_t row_pitch,
-                           size_t slice_pitch, size_t *row, size_t *slice)
+static cl_int host_pitches(cl_mem image, const size_t *region, size_t row_pitch, size_t slice_pitch,
+                           const void *ptr, size_t *row, size_t *slice)
 {
     size_t tight = region[0] * element_size(image);
     size_t r = row_pitch ? row_pitch : tight;
     if (r < tight)
         return CL_INVALID_VALUE;
+    size_t rows_bytes; /* r * region[1] */
+    if (__builtin_mul_overflow(r, region[1], &rows_bytes))
+        return CL_INVALID_VALUE;
     switch (image->type) {
     case CL_MEM_OBJECT_IMAGE1D_ARRAY: {
         size_t layer = slice_pitch ? slice_pitch : r;
-        if (layer < r)
+        if (layer < r || __builtin_mul_overflow(layer, region[1], slice))
             return CL_INVALID_VALUE;
         *row = layer;
-        *slice = layer * region[1];
-        return CL_SUCCESS;
+        break;
     }
     case CL_MEM_OBJECT_IMAGE2D_ARRAY:
     case CL_MEM_OBJECT_IMAGE3D: {
-        size_t s = slice_pitch ? slice_pitch : r * region[1];
-        if (s < r * region[1])
+        size_t s = slice_pitch ? slice_pitch : rows_bytes;
+        if (s < rows_bytes)
             return CL_INVALID_VALUE;
         *row = r;
         *slice = s;
-        return CL_SUCCESS;
+        break;
     }
     default:
         *row = r;
-        *slice = r * region[1];
-        return CL_SUCCESS;
+        *slice = rows_bytes;
+        break;
     }
+    /* The host's box must fit in memory: pitches so large that its last
+     * row lies past the end of the address space describe no array (and
+     * would wrap the copy's addresses). */
+    size_t last_row, last_slice, extent;
+    if (__builtin_mul_overflow(*row, region[1] - 1, &last_row) ||
+        __builtin_mul_overflow(*slice, region[2] - 1, &last_slice) ||
+        __builtin_add_overflow(last_row, last_slice, &extent) ||
+        __builtin_add_overflow(extent, tight, &extent) || (uintptr_t)ptr + extent < (uintptr_t)ptr)
+        return CL_INVALID_VALUE;
+    return CL_SUCCESS;
 }
 
 static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
@@ -140,7 +152,7 @@ static cl_int transfer(cl_command_queue queue, cl_mem image, cl_bool blocking,
     struct place place;
     if ((err = check_box(image, origin, region, &place)))
         return err;
-    if (!ptr || (err = host_pitches(image, region, row_pitch, slice_pitch, &row, &slice)))
+    if (!ptr || (err = host_pitches(image, region, row_pitch, slice_pitch, ptr, &row, &slice)))
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;

@@ -203,6 +203,14 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         if (global[d] + offset[d] < global[d])
             return CL_INVALID_GLOBAL_OFFSET;
     }
+    /* Each size fits in size_t, but the range's work-items must too: their
+     * count (and get_global_linear_id) is a size_t, and the device counts
+     * its work-groups in one. A range of 2^66 items is no launch this
+     * device can queue (5.10: CL_OUT_OF_RESOURCES). */
+    size_t items;
+    if (!empty && (__builtin_mul_overflow(global[0], global[1], &items) ||
+                   __builtin_mul_overflow(items, global[2], &items)))
+        return CL_OUT_OF_RESOURCES;
     cl_int err;
     if (local_work_size) {
         for (cl_uint d = 0; d < work_dim; d++)

@@ -233,6 +233,9 @@ struct rect {
     size_t row_pitch, slice_pitch, offset, extent;
 };
 
+/* CL_INVALID_VALUE for pitches below the region, and for a box whose
+ * offset or extent does not fit in size_t: no buffer or host array holds
+ * it (and the sums would wrap past the bounds checks). */
 static cl_int make_rect(const size_t *origin, const size_t *region, size_t row_pitch,
                         size_t slice_pitch, struct rect *out)
 {
@@ -240,14 +243,27 @@ static cl_int make_rect(const size_t *origin, const size_t *region, size_t row_p
         row_pitch = region[0];
     else if (row_pitch < region[0])
         return CL_INVALID_VALUE;
+    size_t rows_bytes;
+    if (__builtin_mul_overflow(region[1], row_pitch, &rows_bytes))
+        return CL_INVALID_VALUE;
     if (slice_pitch == 0)
-        slice_pitch = region[1] * row_pitch;
-    else if (slice_pitch < region[1] * row_pitch || slice_pitch % row_pitch)
+        slice_pitch = rows_bytes;
+    else if (slice_pitch < rows_bytes || slice_pitch % row_pitch)
+        return CL_INVALID_VALUE;
+    size_t z, y, last_slice, last_row;
+    bool wraps = __builtin_mul_overflow(origin[2], slice_pitch, &z) ||
+                 __builtin_mul_overflow(origin[1], row_pitch, &y) ||
+                 __builtin_add_overflow(z, y, &out->offset) ||
+                 __builtin_add_overflow(out->offset, origin[0], &out->offset) ||
+                 __builtin_mul_overflow(region[2] - 1, slice_pitch, &last_slice) ||
+                 __builtin_mul_overflow(region[1] - 1, row_pitch, &last_row) ||
+                 __builtin_add_overflow(last_slice, last_row, &out->extent) ||
+                 __builtin_add_overflow(out->extent, region[0], &out->extent) ||
+                 out->offset + out->extent < out->offset;
+    if (wraps)
         return CL_INVALID_VALUE;
     out->row_pitch = row_pitch;
     out->slice_pitch = slice_pitch;
-    out->offset = origin[2] * slice_pitch + origin[1] * row_pitch + origin[0];
-    out->extent = (region[2] - 1) * slice_pitch + (region[1] - 1) * row_pitch + region[0];
     return CL_SUCCESS;
 }
 
@@ -297,7 +313,8 @@ static cl_int rect_transfer(cl_command_queue queue, cl_mem buffer, cl_bool block
         (err = make_rect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch, &b)) ||
         (err = make_rect(host_origin, region, host_row_pitch, host_slice_pitch, &h)))
         return err;
-    if (out_of_bounds(buffer, b.offset, b.extent))
+    if (out_of_bounds(buffer, b.offset, b.extent) ||
+        (uintptr_t)ptr + h.offset + h.extent < (uintptr_t)ptr)
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;

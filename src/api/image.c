@@ -87,9 +87,12 @@ static cl_int check_sizes(const cl_image_desc *d, cl_device_id device, size_t el
 /* The pitches of the image's bytes: the application's (host_ptr or a
  * buffer's rows) where it gives them, else tightly packed. `row` is the
  * bytes between rows, `layer` between a 1D array's layers, 2D array's
- * layers or 3D slices (CL_IMAGE_ROW_PITCH, CL_IMAGE_SLICE_PITCH). */
+ * layers or 3D slices (CL_IMAGE_ROW_PITCH, CL_IMAGE_SLICE_PITCH);
+ * `extent` the bytes from the first pixel to the end of the last row.
+ * Pitches so large that the extent does not fit in size_t describe no
+ * memory (and would wrap the copies' and bounds checks' arithmetic). */
 static cl_int pitches(const cl_image_desc *d, size_t element_size, bool given, size_t *row,
-                      size_t *layer)
+                      size_t *layer, size_t *extent)
 {
     size_t tight = d->image_width * element_size;
     size_t r = given && d->image_row_pitch ? d->image_row_pitch : tight;
@@ -100,12 +103,23 @@ static cl_int pitches(const cl_image_desc *d, size_t element_size, bool given, s
                           d->image_type == CL_MEM_OBJECT_IMAGE3D
                       ? d->image_height
                       : 0;
-    size_t l = 0;
+    size_t l = 0, rows_bytes = 0;
     if (rows) {
-        l = given && d->image_slice_pitch ? d->image_slice_pitch : r * rows;
-        if (l < r * rows || l % r)
+        if (__builtin_mul_overflow(r, rows, &rows_bytes))
+            return CL_INVALID_IMAGE_DESCRIPTOR;
+        l = given && d->image_slice_pitch ? d->image_slice_pitch : rows_bytes;
+        if (l < rows_bytes || l % r)
             return CL_INVALID_IMAGE_DESCRIPTOR;
     }
+    size_t box[3], last_row, last_layer;
+    box_size(d, box);
+    bool layered_rows = d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY; /* a layer a row */
+    size_t row_step = layered_rows ? l : r, rows_in_box = box[1], layers_in_box = box[2];
+    if (__builtin_mul_overflow(row_step, rows_in_box - 1, &last_row) ||
+        __builtin_mul_overflow(l, layers_in_box - 1, &last_layer) ||
+        __builtin_add_overflow(last_row, last_layer, extent) ||
+        __builtin_add_overflow(*extent, tight, extent))
+        return CL_INVALID_IMAGE_DESCRIPTOR;
     *row = r;
     *layer = l;
     return CL_SUCCESS;
@@ -227,7 +241,8 @@ static void copy_in(cl_mem mem, const char *host, size_t host_row, size_t host_l
 /* The object an image is made over: a buffer for 1D buffer images and 2D
  * images from buffers, a 2D image for 2D images from images. */
 static cl_int check_parent(cl_context context, const cl_image_format *format,
-                           const cl_image_desc *d, size_t element_size, size_t row_pitch)
+                           const cl_image_desc *d, size_t element_size, size_t row_pitch,
+                           size_t extent)
 {
     cl_mem parent = d->mem_object;
     bool may_have = d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
@@ -240,10 +255,9 @@ static cl_int check_parent(cl_context context, const cl_image_format *format,
     if (parent->type == CL_MEM_OBJECT_BUFFER) {
         /* cl_khr_image2d_from_buffer: rows at the pitch alignment, within
          * the buffer */
-        size_t rows = d->image_type == CL_MEM_OBJECT_IMAGE2D ? d->image_height : 1;
         if (row_pitch % (API_IMAGE_PITCH_ALIGNMENT * element_size) ||
             (uintptr_t)parent->storage % (API_IMAGE_BASE_ADDRESS_ALIGNMENT * element_size) ||
-            row_pitch * (rows - 1) + d->image_width * element_size > parent->size)
+            extent > parent->size)
             return CL_INVALID_IMAGE_SIZE;
         return CL_SUCCESS;
     }
@@ -312,11 +326,15 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         err = CL_INVALID_IMAGE_DESCRIPTOR;
         goto fail;
     }
-    size_t row_pitch, layer_pitch;
+    size_t row_pitch, layer_pitch, extent;
     if ((err = check_sizes(&d, context->devices[0], element_size)) ||
-        (err = pitches(&d, element_size, rows_given, &row_pitch, &layer_pitch)) ||
-        (err = check_parent(context, format, &d, element_size, row_pitch)))
+        (err = pitches(&d, element_size, rows_given, &row_pitch, &layer_pitch, &extent)) ||
+        (err = check_parent(context, format, &d, element_size, row_pitch, extent)))
         goto fail;
+    if (host_ptr && (uintptr_t)host_ptr + extent < (uintptr_t)host_ptr) {
+        err = CL_INVALID_IMAGE_DESCRIPTOR;
+        goto fail;
+    }
     if (parent && parent->type != CL_MEM_OBJECT_BUFFER)
         row_pitch = parent->desc.image_row_pitch; /* the parent image's rows */
     /* cl_ext_immutable_memory_objects (API 5.3.1): an immutable image gets

@@ -3,8 +3,10 @@
  * and so on for every object type), released handles, wait lists that do
  * not agree with their counts, bad sizes, dimensions and flags, programs
  * that do not compile (CL_BUILD_PROGRAM_FAILURE with a log that quotes the
- * line and names the problem), unknown build options, and the program and
- * kernel calls in the wrong state. */
+ * line and names the problem), unknown build options, the program and
+ * kernel calls in the wrong state, and sizes, pitches and regions whose
+ * products or sums do not fit in size_t. */
+#include <stdint.h>
 #include <unistd.h>
 #include "../harness.h"
 
@@ -334,6 +336,103 @@ static void test_reduce_or_named(struct harness *h)
     clReleaseProgram(p);
 }
 
+/* Regions and pitches whose byte counts wrap around size_t are
+ * CL_INVALID_VALUE: before the bounds checks did their arithmetic without
+ * overflow checks, a read of 2^62 rows of 16 bytes passed them and the
+ * copy read past the buffer's storage (AddressSanitizer: heap overflow). */
+static void test_size_overflows(struct harness *h)
+{
+    enum { SIZE = 4096 };
+    unsigned char data[SIZE], back[SIZE];
+    for (int i = 0; i < SIZE; i++)
+        data[i] = (unsigned char)(i * 7);
+    cl_mem b = harness_buffer(h, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, SIZE, data);
+    cl_mem c = harness_buffer(h, CL_MEM_READ_WRITE, SIZE, NULL);
+    static unsigned char host[SIZE];
+    size_t zero[3] = {0, 0, 0};
+    size_t tall[3] = {16, (size_t)1 << 62, 1}, box[3] = {16, 4, 4};
+    CHECK_ERR(clEnqueueReadBufferRect(h->queue, b, CL_TRUE, zero, zero, tall, 16, 0, 16, 0, host, 0,
+                                      NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueWriteBufferRect(h->queue, b, CL_TRUE, zero, zero, box, 16, (size_t)1 << 63,
+                                       16, 0, host, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueCopyBufferRect(h->queue, b, c, zero, zero, box, 16, (size_t)0 - 16, 16, 64,
+                                      0, NULL, NULL),
+              CL_INVALID_VALUE);
+    size_t far[3] = {SIZE_MAX - 8, 0, 0};
+    CHECK_ERR(clEnqueueReadBufferRect(h->queue, b, CL_TRUE, far, zero, box, 0, 0, 0, 0, host, 0,
+                                      NULL, NULL),
+              CL_INVALID_VALUE);
+    /* the host's side too: a pitch that puts its last row past the end of
+     * the address space */
+    CHECK_ERR(clEnqueueReadBufferRect(h->queue, b, CL_TRUE, zero, zero, box, 0, 0, (size_t)1 << 62,
+                                      0, host, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    /* A box that fits still reads what was written: rows of 16 bytes from
+     * a 64-byte pitch into a tight array. */
+    size_t rows[3] = {16, 8, 1};
+    CHECK_OK(clEnqueueReadBufferRect(h->queue, b, CL_TRUE, zero, zero, rows, 64, 0, 16, 0, back, 0,
+                                     NULL, NULL));
+    int bad = 0;
+    for (int r = 0; r < 8; r++)
+        for (int i = 0; i < 16; i++)
+            bad += back[r * 16 + i] != data[r * 64 + i];
+    CHECK_NONE_WRONG(bad, "a rect read after the refused ones");
+
+    {
+        cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
+        cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0, 0, 0, 0, 0, 0, {NULL}};
+        cl_int err;
+        cl_mem image = clCreateImage(h->context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+        CHECK_OK(err);
+        size_t region[3] = {8, 8, 1};
+        CHECK_ERR(clEnqueueReadImage(h->queue, image, CL_TRUE, zero, region, (size_t)1 << 63, 0,
+                                     host, 0, NULL, NULL),
+                  CL_INVALID_VALUE);
+        CHECK_ERR(clEnqueueWriteImage(h->queue, image, CL_TRUE, zero, region, SIZE_MAX - 3, 0, host,
+                                      0, NULL, NULL),
+                  CL_INVALID_VALUE);
+        clReleaseMemObject(image);
+        /* pitches whose image would span more than the address space: of
+         * the application's memory, or of a buffer's rows */
+        desc.image_row_pitch = (size_t)1 << 62;
+        CHECK(!clCreateImage(h->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &format, &desc,
+                             host, &err));
+        CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR);
+        if (harness_has_extension(h, "cl_khr_image2d_from_buffer")) {
+            cl_image_desc over = {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0, 0,
+                                  (size_t)0 - 256,       0,  0,  0, {.buffer = b}};
+            CHECK(!clCreateImage(h->context, CL_MEM_READ_WRITE, &format, &over, NULL, &err));
+            CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+    }
+
+    /* A range of 2^66 work-items: each size fits in size_t, their count
+     * does not. */
+    cl_program p = harness_build(h, fine, "");
+    REQUIRE(p);
+    cl_kernel k = harness_kernel(p, "k");
+    CHECK_OK(clSetKernelArg(k, 0, sizeof c, &c));
+    size_t huge[3] = {(size_t)1 << 32, (size_t)1 << 32, 4};
+    CHECK_ERR(clEnqueueNDRangeKernel(h->queue, k, 3, NULL, huge, NULL, 0, NULL, NULL),
+              CL_OUT_OF_RESOURCES);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+
+    void *svm = clSVMAlloc(h->context, CL_MEM_READ_WRITE, SIZE, 0);
+    CHECK(svm != NULL);
+    int pattern = 1;
+    CHECK_ERR(clEnqueueSVMMemFill(h->queue, svm, &pattern, 4, SIZE_MAX - 3, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueSVMMemcpy(h->queue, CL_TRUE, host, svm, SIZE_MAX - 64, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_OK(clFinish(h->queue));
+    clSVMFree(h->context, svm);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -342,6 +441,7 @@ int main(void)
     test_bad_arguments(&h);
     test_build_errors(&h);
     test_reduce_or_named(&h);
+    test_size_overflows(&h);
     harness_close(&h);
     return harness_finish();
 }
