@@ -379,6 +379,11 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         (num_mem_objects > 0 && (!args || !mem_list || !args_mem_loc)) ||
         (num_mem_objects == 0 && (mem_list || args_mem_loc)))
         return CL_INVALID_VALUE;
+    /* an argument block past the end of the address space is no memory,
+     * and its copy's size would wrap */
+    if ((uintptr_t)args + cb_args < (uintptr_t)args ||
+        cb_args > SIZE_MAX - sizeof(struct native_call))
+        return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < num_mem_objects; i++) {
         if (!api_valid_mem(mem_list[i]) || mem_list[i]->type != CL_MEM_OBJECT_BUFFER)
             return CL_INVALID_MEM_OBJECT;

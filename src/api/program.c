@@ -38,8 +38,14 @@ clCreateProgramWithSource(cl_context context, cl_uint count, const char **string
             api_set_error(errcode_ret, CL_INVALID_VALUE);
             return NULL;
         }
-        /* 5.8.1: a length of 0 means the string is NUL-terminated. */
-        total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+        /* 5.8.1: a length of 0 means the string is NUL-terminated. A total
+         * past the address space is no source (and would wrap the copy's
+         * size). */
+        size_t length = lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
+        if (__builtin_add_overflow(total, length, &total) || total == SIZE_MAX) {
+            api_set_error(errcode_ret, CL_INVALID_VALUE);
+            return NULL;
+        }
     }
     char *source = malloc(total + 1);
     if (!source) {

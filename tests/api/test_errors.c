@@ -336,6 +336,11 @@ static void test_reduce_or_named(struct harness *h)
     clReleaseProgram(p);
 }
 
+static void CL_CALLBACK native_nothing(void *args)
+{
+    (void)args;
+}
+
 /* Regions and pitches whose byte counts wrap around size_t are
  * CL_INVALID_VALUE: before the bounds checks did their arithmetic without
  * overflow checks, a read of 2^62 rows of 16 bytes passed them and the
@@ -360,6 +365,7 @@ static void test_size_overflows(struct harness *h)
     CHECK_ERR(clEnqueueCopyBufferRect(h->queue, b, c, zero, zero, box, 16, (size_t)0 - 16, 16, 64,
                                       0, NULL, NULL),
               CL_INVALID_VALUE);
+    cl_int err;
     size_t far[3] = {SIZE_MAX - 8, 0, 0};
     CHECK_ERR(clEnqueueReadBufferRect(h->queue, b, CL_TRUE, far, zero, box, 0, 0, 0, 0, host, 0,
                                       NULL, NULL),
@@ -383,7 +389,6 @@ static void test_size_overflows(struct harness *h)
     {
         cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
         cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0, 0, 0, 0, 0, 0, {NULL}};
-        cl_int err;
         cl_mem image = clCreateImage(h->context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
         CHECK_OK(err);
         size_t region[3] = {8, 8, 1};
@@ -407,6 +412,21 @@ static void test_size_overflows(struct harness *h)
             CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR);
         }
     }
+
+    /* Sources whose lengths add up past the address space (the copy's size
+     * wrapped to a byte); a native kernel's argument block likewise (its
+     * copy's size wrapped: a heap overflow). */
+    const char *halves[2] = {fine, fine};
+    size_t half_lengths[2] = {SIZE_MAX / 2 + 2, SIZE_MAX / 2 + 2};
+    CHECK(!clCreateProgramWithSource(h->context, 2, halves, half_lengths, &err));
+    CHECK(err == CL_INVALID_VALUE);
+    cl_device_exec_capabilities exec = 0;
+    CHECK_OK(
+        clGetDeviceInfo(h->device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof exec, &exec, NULL));
+    if (exec & CL_EXEC_NATIVE_KERNEL)
+        CHECK_ERR(clEnqueueNativeKernel(h->queue, native_nothing, host, SIZE_MAX, 0, NULL, NULL, 0,
+                                        NULL, NULL),
+                  CL_INVALID_VALUE);
 
     /* A range of 2^66 work-items: each size fits in size_t, their count
      * does not. */
