@@ -276,6 +276,7 @@ cl_int api_build_ndrange_kernel(cl_command_queue queue, cl_kernel kernel, cl_uin
         launch->work_dim = work_dim;
         launch->sub_group_size = kernel->info->sub_group_size;
         launch->flush_denormals = kernel->program->flush_denormals;
+        launch->context_bytes = kernel->info->context_size * local[0] * local[1] * local[2];
         for (int d = 0; d < 3; d++) {
             launch->global_offset[d] = offset[d];
             launch->global_size[d] = global[d];

@@ -5,7 +5,8 @@
 
 #include "runtime/command.h"
 
-int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait);
+int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait,
+                           struct rt_event_list *entry);
 void rt_command_dependency_done(struct rt_command *command);
 
 struct rt_command *rt_command_create(cl_command_queue queue, cl_command_type type)
@@ -210,15 +211,31 @@ void rt_command_dependency_done(struct rt_command *command)
         command_ready(command);
 }
 
-static void wait_for(struct rt_command *command, cl_event event, bool explicit_wait)
+/* `entry`: a list entry to use (NULL: one of the command's own, else a
+ * malloc'd one); freed here when the event needs none. */
+static void wait_for(struct rt_command *command, cl_event event, bool explicit_wait,
+                     struct rt_event_list *entry)
 {
-    if (!event || event == command->event)
+    if (!event || event == command->event) {
+        free(entry);
         return;
+    }
+    if (!entry && command->waits_used < RT_COMMAND_INLINE_WAITS) {
+        entry = &command->waits[command->waits_used++];
+        entry->in_command = true;
+    } else if (!entry && (entry = malloc(sizeof *entry))) {
+        entry->in_command = false;
+    }
     /* Count first: the event may complete (and count down) the moment the
      * command is on its list. The enqueue's own +1 keeps pending above 0. */
     atomic_fetch_add(&command->pending, 1);
-    if (!rt_event_add_dependent(event, command, explicit_wait))
+    if (!rt_event_add_dependent(event, command, explicit_wait, entry)) {
         atomic_fetch_sub(&command->pending, 1);
+        if (entry && entry->in_command)
+            command->waits_used--; /* the last taken: free again */
+        else
+            free(entry);
+    }
 }
 
 /* Out-of-order bookkeeping: remembers a command issued since the last
@@ -230,19 +247,10 @@ static void remember_since_barrier(cl_command_queue queue, cl_event event)
         return; /* the barrier then orders against fewer commands; see below */
     entry->event = event;
     entry->command = NULL;
+    entry->in_command = false;
     entry->next = queue->since_barrier;
     queue->since_barrier = entry;
     rt_object_hold(RT_OBJ(event));
-}
-
-static void forget_since_barrier(cl_command_queue queue)
-{
-    while (queue->since_barrier) {
-        struct rt_event_list *next = queue->since_barrier->next;
-        rt_object_unhold(RT_OBJ(queue->since_barrier->event));
-        free(queue->since_barrier);
-        queue->since_barrier = next;
-    }
 }
 
 void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_event *wait_list,
@@ -253,7 +261,7 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
 
     atomic_store(&command->pending, 1);
     for (cl_uint i = 0; i < num_wait; i++)
-        wait_for(command, wait_list[i], true);
+        wait_for(command, wait_list[i], true, NULL);
     struct rt_command *parent = command->parent;
     if (parent) {
         atomic_fetch_add(&command->pending, 1);    /* until the parent's run ends */
@@ -280,7 +288,7 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
          * their events (and children by their parent); so are a
          * command-buffer's. */
     } else if (!(queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
-        wait_for(command, queue->last, false);
+        wait_for(command, queue->last, false, NULL);
         if (queue->last)
             rt_object_unhold(RT_OBJ(queue->last));
         queue->last = event;
@@ -290,17 +298,23 @@ void rt_command_enqueue(struct rt_command *command, cl_uint num_wait, const cl_e
          * command whose list entry could not be allocated was already
          * ordered after the previous barrier; wait for the newest command
          * too as a fallback. */
-        for (struct rt_event_list *e = queue->since_barrier; e; e = e->next)
-            wait_for(command, e->event, false);
-        wait_for(command, queue->barrier, false);
-        wait_for(command, queue->last, false);
-        forget_since_barrier(queue);
+        struct rt_event_list *e = queue->since_barrier;
+        queue->since_barrier = NULL;
+        while (e) { /* each entry of the list serves as the wait's */
+            struct rt_event_list *next = e->next;
+            cl_event earlier = e->event;
+            wait_for(command, earlier, false, e);
+            rt_object_unhold(RT_OBJ(earlier));
+            e = next;
+        }
+        wait_for(command, queue->barrier, false, NULL);
+        wait_for(command, queue->last, false, NULL);
         if (queue->barrier)
             rt_object_unhold(RT_OBJ(queue->barrier));
         queue->barrier = event;
         rt_object_hold(RT_OBJ(event));
     } else {
-        wait_for(command, queue->barrier, false);
+        wait_for(command, queue->barrier, false, NULL);
         remember_since_barrier(queue, event);
     }
     if ((queue->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&

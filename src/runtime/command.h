@@ -13,6 +13,11 @@
 #include "runtime/runtime.h"
 
 #define RT_COMMAND_MAX_MEMS 4
+/* Entries for the events a command waits for, kept in the command: an
+ * enqueue with up to this many waits (its wait list, its queue's order)
+ * allocates none. More are malloc'd; only when that fails does the
+ * enqueue wait for the event itself (rt_event_add_dependent). */
+#define RT_COMMAND_INLINE_WAITS 4
 
 struct rt_command {
     cl_event event;                      /* held until the command is freed */
@@ -44,6 +49,8 @@ struct rt_command {
     _Atomic int unfinished;              /* own run + children not yet complete */
     int status;                          /* of its own run, once ended */
     _Atomic int child_status;            /* the first error a child completed with */
+    struct rt_event_list waits[RT_COMMAND_INLINE_WAITS];
+    unsigned waits_used; /* while enqueuing */
 };
 
 /* A new command of `type` on `queue`, its event queued. NULL when out of memory. */

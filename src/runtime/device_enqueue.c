@@ -178,6 +178,11 @@ static int enqueue_kernel(const struct cc_enqueue *request)
     launch->work_dim = request->ndrange->work_dim;
     launch->sub_group_size = info->sub_group_size;
     launch->flush_denormals = parent->job.u.kernel.flush_denormals; /* the same program */
+    if (__builtin_mul_overflow(info->context_size, local[0] * local[1] * local[2],
+                               &launch->context_bytes)) {
+        rt_command_discard(child);
+        return CLK_OUT_OF_RESOURCES;
+    }
     for (int d = 0; d < 3; d++) {
         bool in_range = (uint32_t)d < launch->work_dim;
         launch->global_offset[d] = in_range ? request->ndrange->offset[d] : 0;

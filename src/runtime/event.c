@@ -119,8 +119,11 @@ void rt_event_set_status(cl_event event, cl_int status)
          * implicit order of an in-order queue or a barrier does not. */
         if (status < 0 && dependents->explicit_wait)
             atomic_store(&dependents->command->failed, 1);
+        /* an entry in the command goes with it, which the call may free */
+        bool own = !dependents->in_command;
         rt_command_dependency_done(dependents->command);
-        free(dependents);
+        if (own)
+            free(dependents);
         dependents = next;
     }
 }
@@ -171,11 +174,13 @@ cl_int rt_event_add_callback(cl_event event, cl_int when,
     return CL_SUCCESS;
 }
 
-/* Adds `command` as a dependent of `event`; returns 1 when it must wait. */
-int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait)
+/* Adds `command` as a dependent of `event` through `entry` (taken over
+ * when it must wait: then returns 1). With no entry (out of memory) it
+ * waits here for the event instead. */
+int rt_event_add_dependent(cl_event event, struct rt_command *command, bool explicit_wait,
+                           struct rt_event_list *entry)
 {
     int waits = 0;
-    struct rt_event_list *entry = malloc(sizeof *entry);
     pthread_mutex_lock(&event->lock);
     if (event->status > CL_COMPLETE && entry) {
         entry->command = command;
@@ -183,18 +188,15 @@ int rt_event_add_dependent(cl_event event, struct rt_command *command, bool expl
         entry->explicit_wait = explicit_wait;
         entry->next = event->dependents;
         event->dependents = entry;
-        entry = NULL;
         waits = 1;
     } else if (event->status < 0 && explicit_wait) {
         atomic_store(&command->failed, 1);
     } else if (event->status > CL_COMPLETE) {
-        /* Out of memory for the list entry: wait here instead of failing. */
         while (event->status > CL_COMPLETE)
             pthread_cond_wait(&event->changed, &event->lock);
         if (event->status < 0 && explicit_wait)
             atomic_store(&command->failed, 1);
     }
     pthread_mutex_unlock(&event->lock);
-    free(entry);
     return waits;
 }

@@ -287,6 +287,7 @@ struct rt_event_list {
     cl_event event;
     struct rt_command *command;
     bool explicit_wait;                  /* from a wait list: an error fails the command */
+    bool in_command;                     /* one of command->waits: not freed on its own */
 };
 
 /* Lifecycle hooks called from object.c: `released` when the application's

@@ -49,6 +49,10 @@ struct cpu_kernel_launch {
     size_t global_size[3];
     size_t local_size[3];      /* enqueued local size */
     size_t local_mem_size;     /* arena bytes a work-group needs */
+    size_t context_bytes;      /* what regions keep of a group's work-items across
+                                  barriers (cpu_fibers_context): made room for on
+                                  each worker before its groups run; a worker that
+                                  cannot fails the job (CL_OUT_OF_RESOURCES) */
     bool flush_denormals;      /* built with -cl-denorms-are-zero: the worker runs
                                   the groups with denormals flushed to zero */
 };

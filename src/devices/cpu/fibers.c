@@ -285,18 +285,27 @@ size_t cpu_fibers_stack_size(void)
 
 /* The per-work-item values of a kernel split into regions: one buffer per
  * worker, grown to the largest group seen. */
+bool cpu_fibers_reserve_context(struct cpu_fibers *set, size_t bytes)
+{
+    if (bytes <= set->context_size)
+        return true;
+    size_t size = (bytes + 4095) & ~(size_t)4095;
+    void *context = size >= bytes ? aligned_alloc(64, size) : NULL;
+    if (!context)
+        return false;
+    free(set->context);
+    set->context = context;
+    set->context_size = size;
+    return true;
+}
+
 void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes)
 {
     struct cpu_fibers *set = state->fibers;
-    if (bytes > set->context_size) {
-        size_t size = (bytes + 4095) & ~(size_t)4095;
-        void *context = aligned_alloc(64, size);
-        if (!context)
-            abort(); /* as for the fibers' stacks: no way to fail one work-group */
-        free(set->context);
-        set->context = context;
-        set->context_size = size;
-    }
+    /* The launch made room before its groups ran (pool.c); a launch that
+     * did not say how much grows it here, where a group cannot fail. */
+    if (!cpu_fibers_reserve_context(set, bytes))
+        abort();
     return set->context;
 }
 

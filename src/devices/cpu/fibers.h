@@ -3,6 +3,7 @@
 #ifndef CPUCL_DEVICES_CPU_FIBERS_H
 #define CPUCL_DEVICES_CPU_FIBERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,9 @@ void cpu_fibers_barrier(struct cc_wg_state *state);
 void cpu_fibers_sub_group_barrier(struct cc_wg_state *state);
 void cpu_fibers_yield(struct cc_wg_state *state);
 uint64_t *cpu_fibers_scratch(struct cpu_fibers *set);
+/* Grows the set's buffer for cpu_fibers_context to at least `bytes`;
+ * false when out of memory (the buffer stays as it was). */
+bool cpu_fibers_reserve_context(struct cpu_fibers *set, size_t bytes);
 void *cpu_fibers_context(struct cc_wg_state *state, size_t bytes);
 /* The worker's local arena and thread stack, for cpu_fibers_pointer_space. */
 void cpu_fibers_set_memory(struct cpu_fibers *set, const void *arena, size_t arena_size,

@@ -91,6 +91,13 @@ enum { MXCSR_DAZ = 1u << 6, MXCSR_FTZ = 1u << 15 };
 static void run_kernel_piece(struct cpu_job *job, size_t piece, struct worker *worker)
 {
     const struct cpu_kernel_launch *launch = &job->u.kernel;
+    if (!cpu_fibers_reserve_context(worker->fibers, launch->context_bytes)) {
+        /* 5.11: the command ends with an error status; no group of this
+         * piece runs */
+        int none = 0;
+        atomic_compare_exchange_strong(&job->status, &none, CL_OUT_OF_RESOURCES);
+        return;
+    }
     struct cc_wg_state state;
     size_t groups[3];
     memset(&state, 0, sizeof state);
