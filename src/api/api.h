@@ -313,6 +313,14 @@ cl_ulong api_device_max_mem_alloc_size(cl_device_id device);
 /* The affinity domains that split the device in two or more, and
  * next-partitionable (sub_devices.c). */
 cl_device_affinity_domain api_affinity_domains(cl_device_id device);
+/* Whether `size` bytes from `p` run past the end of the address space:
+ * no memory at all, whatever the application says it holds (and the
+ * copies' address arithmetic would wrap). */
+static inline bool api_past_address_space(const void *p, size_t size)
+{
+    return (uintptr_t)p + size < (uintptr_t)p;
+}
+
 /* A new program of the context (program.c), taking over `source` (may be
  * NULL); NULL when out of memory. */
 cl_program api_new_program(cl_context context, char *source);

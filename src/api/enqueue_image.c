@@ -135,7 +135,7 @@ static cl_int host_pitches(cl_mem image, const size_t *region, size_t row_pitch,
     if (__builtin_mul_overflow(*row, region[1] - 1, &last_row) ||
         __builtin_mul_overflow(*slice, region[2] - 1, &last_slice) ||
         __builtin_add_overflow(last_row, last_slice, &extent) ||
-        __builtin_add_overflow(extent, tight, &extent) || (uintptr_t)ptr + extent < (uintptr_t)ptr)
+        __builtin_add_overflow(extent, tight, &extent) || api_past_address_space(ptr, extent))
         return CL_INVALID_VALUE;
     return CL_SUCCESS;
 }

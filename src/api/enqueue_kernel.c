@@ -382,7 +382,7 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         return CL_INVALID_VALUE;
     /* an argument block past the end of the address space is no memory,
      * and its copy's size would wrap */
-    if ((uintptr_t)args + cb_args < (uintptr_t)args ||
+    if (api_past_address_space(args, cb_args) ||
         cb_args > SIZE_MAX - sizeof(struct native_call))
         return CL_INVALID_VALUE;
     for (cl_uint i = 0; i < num_mem_objects; i++) {

@@ -314,7 +314,7 @@ static cl_int rect_transfer(cl_command_queue queue, cl_mem buffer, cl_bool block
         (err = make_rect(host_origin, region, host_row_pitch, host_slice_pitch, &h)))
         return err;
     if (out_of_bounds(buffer, b.offset, b.extent) ||
-        (uintptr_t)ptr + h.offset + h.extent < (uintptr_t)ptr)
+        api_past_address_space(ptr, h.offset + h.extent))
         return CL_INVALID_VALUE;
     if ((err = api_check_wait_list(queue->context, num_events, wait_list)))
         return err;

@@ -331,7 +331,7 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         (err = pitches(&d, element_size, rows_given, &row_pitch, &layer_pitch, &extent)) ||
         (err = check_parent(context, format, &d, element_size, row_pitch, extent)))
         goto fail;
-    if (host_ptr && (uintptr_t)host_ptr + extent < (uintptr_t)host_ptr) {
+    if (host_ptr && api_past_address_space(host_ptr, extent)) {
         err = CL_INVALID_IMAGE_DESCRIPTOR;
         goto fail;
     }

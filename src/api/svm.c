@@ -151,8 +151,8 @@ cl_int api_build_svm_memcpy(cl_command_queue queue, void *dst, const void *src, 
     if (!api_valid_queue(queue))
         return CL_INVALID_COMMAND_QUEUE;
     /* A range past the end of the address space is no memory at all. */
-    if (!dst || !src || (uintptr_t)dst + size < (uintptr_t)dst ||
-        (uintptr_t)src + size < (uintptr_t)src)
+    if (!dst || !src || api_past_address_space(dst, size) ||
+        api_past_address_space(src, size))
         return CL_INVALID_VALUE;
     cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
     if (err)
@@ -189,7 +189,7 @@ cl_int api_build_svm_memfill(cl_command_queue queue, void *svm_ptr, const void *
      * the size are multiples of it. */
     if (!svm_ptr || !pattern || pattern_size == 0 || pattern_size > 128 ||
         (pattern_size & (pattern_size - 1)) || (uintptr_t)svm_ptr % pattern_size ||
-        size % pattern_size || (uintptr_t)svm_ptr + size < (uintptr_t)svm_ptr)
+        size % pattern_size || api_past_address_space(svm_ptr, size))
         return CL_INVALID_VALUE;
     cl_int err = api_check_wait_list(queue->context, num_events, wait_list);
     if (err)
