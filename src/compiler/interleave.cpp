@@ -39,6 +39,23 @@
 //   as much as a vector of them: VF * count must leave the remainder VF
 //   leaves (T mod VF*count == T mod VF), VF the vector registers' width
 //   over the loop's widest loaded, stored or floating-point type.
+//
+// A work-item loop that computes on vector types (`float8`, `double8`,
+// `float16`: scalarize.cpp splits narrower ones into components) the
+// vectorizer does not take at all, and each work-item's chain ran alone:
+// clpeak's `float8` at 33 GFLOPS where `float4` reached 240 (AVX-512). Its
+// work-items are run side by side here instead, by hand: when the body is
+// one block, counted (work_item_offset.h), keeps nothing but the index in
+// header phis and nothing after it uses its values, the first T - T mod C
+// work-items run C at a time in a loop whose body has each instruction
+// C times in a row, one copy a work-item (the chains then interleave as
+// the vectorizer's would), and the loop itself runs the rest. C is chosen
+// as above, counting a vector operation and value as the registers it
+// takes (a `float16` is two on AVX2), and bounded by the body's size (at
+// most max_side_by_side instructions). Work-items are independent between
+// barriers (`llvm.loop.parallel_accesses`), so their instructions may run
+// in this order; each work-item's own stay in theirs. The trip count need
+// not be a constant here: no vector remainder is lost.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -48,9 +65,11 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
 #include <algorithm>
@@ -58,6 +77,7 @@
 
 #include "compiler/interleave.h"
 #include "compiler/parallel.h"
+#include "compiler/work_item_offset.h"
 
 namespace
 {
@@ -68,6 +88,8 @@ const unsigned max_count = 8;
 // vector registers left to values the same for every work-item, addresses
 // and the conversions of the index
 const unsigned reserved_registers = 4;
+// instructions of a body run side by side by hand, all copies together
+const unsigned max_side_by_side = 4096;
 
 struct Body {
     std::vector<llvm::Instruction *> order; // the loop's instructions, blocks in RPO
@@ -79,7 +101,7 @@ struct Body {
 
 bool is_fp_operation(const llvm::Instruction &inst)
 {
-    if (!inst.getType()->isFloatingPointTy())
+    if (!inst.getType()->isFPOrFPVectorTy())
         return false;
     // Arithmetic, and calls: fma, fmuladd, sqrt, a math function.
     return llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst);
@@ -104,10 +126,22 @@ unsigned type_bits(const llvm::Type *type)
     return type->isPointerTy() ? 0 : (unsigned)type->getPrimitiveSizeInBits().getFixedValue();
 }
 
+// The vector registers a value of type takes: one for a scalar (the
+// vectorizer makes a register of VF work-items of it), several for a
+// vector wider than a register.
+unsigned registers_of(const llvm::Type *type, unsigned register_bits)
+{
+    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+    if (!vector)
+        return 1;
+    unsigned bits = vector->getNumElements() * type_bits(vector);
+    return std::max(1u, (bits + register_bits - 1) / register_bits);
+}
+
 // N, L and the widest type, walking the blocks in reverse post-order: an
 // innermost loop's body without its back edge is acyclic, so every operand
 // inside the loop but a header phi's is seen before its user.
-void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, Body &body)
+void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_bits, Body &body)
 {
     llvm::LoopBlocksRPO blocks(&loop);
     blocks.perform(&loops);
@@ -125,11 +159,11 @@ void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, Body &body)
                     }
             if (is_fp_operation(inst)) {
                 d++;
-                body.operations++;
+                body.operations += registers_of(inst.getType(), register_bits);
             }
             depth[&inst] = d;
             body.longest = std::max(body.longest, d);
-            if (inst.getType()->isFloatingPointTy())
+            if (inst.getType()->isFPOrFPVectorTy())
                 body.widest_bits = std::max(body.widest_bits, type_bits(inst.getType()));
             else if (llvm::isa<llvm::LoadInst>(inst))
                 body.widest_bits = std::max(body.widest_bits, type_bits(inst.getType()));
@@ -146,7 +180,7 @@ void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, Body &body)
 // header phi (the next iteration). Values the same for every work-item (a
 // factor loaded from a kernel argument, a loop-invariant) are one register
 // whatever the count, or a memory operand of the instructions using them.
-void measure_pressure(llvm::Loop &loop, Body &body)
+void measure_pressure(llvm::Loop &loop, unsigned register_bits, Body &body)
 {
     unsigned n = (unsigned)body.order.size();
     llvm::DenseMap<const llvm::Instruction *, unsigned> position;
@@ -164,7 +198,7 @@ void measure_pressure(llvm::Loop &loop, Body &body)
     std::vector<int> change(n + 1, 0);
     for (unsigned i = 0; i < n; i++) {
         llvm::Instruction *inst = body.order[i];
-        if (!inst->getType()->isFloatingPointTy() || !varies.count(inst))
+        if (!inst->getType()->isFPOrFPVectorTy() || !varies.count(inst))
             continue;
         unsigned last = i;
         for (const llvm::User *user : inst->users()) {
@@ -175,8 +209,9 @@ void measure_pressure(llvm::Loop &loop, Body &body)
             else
                 last = std::max(last, position.lookup(use));
         }
-        change[i]++;
-        change[last + 1]--;
+        int registers = (int)registers_of(inst->getType(), register_bits);
+        change[i] += registers;
+        change[last + 1] -= registers;
     }
     int alive = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -193,23 +228,122 @@ unsigned power_of_two_at_most(unsigned value)
     return power;
 }
 
+// The count before the trip count has its say: 8L / N as a power of two,
+// at most 8, halved while the registers would not hold the chains; 1 when
+// the body has no long chain or several side by side already.
+unsigned chain_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_bits,
+                     unsigned registers, Body &body)
+{
+    measure_chains(loop, loops, register_bits, body);
+    if (body.longest < long_chain || body.operations >= 4 * body.longest)
+        return 1;
+    measure_pressure(loop, register_bits, body);
+    unsigned count =
+        std::min(max_count, power_of_two_at_most(in_flight * body.longest / body.operations));
+    while (count > 1 && count * body.most_alive + reserved_registers > registers)
+        count /= 2;
+    return count;
+}
+
 unsigned interleave_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned trips,
                           unsigned register_bits, unsigned registers)
 {
     Body body;
-    measure_chains(loop, loops, body);
-    if (body.longest < long_chain || body.operations >= 4 * body.longest)
-        return 1;
-    measure_pressure(loop, body);
-    unsigned count =
-        std::min(max_count, power_of_two_at_most(in_flight * body.longest / body.operations));
+    unsigned count = chain_count(loop, loops, register_bits, registers, body);
     unsigned lanes = register_bits / std::max(body.widest_bits, 8u);
-    if (lanes < 2)
+    if (count < 2 || lanes < 2)
         return 1;
-    while (count > 1 && (count * body.most_alive + reserved_registers > registers ||
-                         trips < lanes * count || trips % (lanes * count) != trips % lanes))
+    while (count > 1 && (trips < lanes * count || trips % (lanes * count) != trips % lanes))
         count /= 2;
     return count;
+}
+
+// A loop the vectorizer does not take, to run side by side by hand.
+struct SideBySide : cc_counted_loop {
+    unsigned count;
+};
+
+// Whether loop is one block, counted, none of its values used after it,
+// nothing in it that may not be duplicated or must run in step with other
+// work-items, and header phis besides the index only of values the same
+// from the second work-item on (GVN leaves a phi of a loop-invariant load
+// and its copy before the loop).
+bool match_side_by_side(llvm::Loop &loop, SideBySide &c)
+{
+    if (loop.getNumBlocks() != 1 || !loop.isLoopSimplifyForm() || !cc_match_counted_loop(loop, c) ||
+        !c.exit->phis().empty())
+        return false;
+    for (llvm::PHINode &phi : c.header->phis())
+        if (&phi != c.iv && !loop.isLoopInvariant(phi.getIncomingValueForBlock(c.latch)))
+            return false;
+    for (llvm::Instruction &inst : *c.header) {
+        if (llvm::isa<llvm::AllocaInst>(inst))
+            return false;
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+            call && (call->isInlineAsm() || call->isConvergent() || call->cannotDuplicate()))
+            return false;
+        for (const llvm::User *user : inst.users())
+            if (!loop.contains(llvm::cast<llvm::Instruction>(user)))
+                return false;
+    }
+    return true;
+}
+
+// The first T - T mod count work-items of c, count at a time: each
+// instruction of the body count times in a row, one copy a work-item.
+void run_side_by_side(SideBySide &c)
+{
+    llvm::Function *fn = c.header->getParent();
+    llvm::LLVMContext &context = fn->getContext();
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context, "side", fn);
+    cc_loop_split split = cc_split_counted_loop(c, c.count, body, "side");
+    llvm::IRBuilder<> b(body);
+    llvm::Type *index = c.iv->getType();
+    llvm::PHINode *first = b.CreatePHI(index, 2, "side.first");
+    first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
+    std::vector<llvm::ValueToValueMapTy> maps(c.count);
+    for (unsigned k = 0; k < c.count; k++)
+        maps[k][c.iv] = b.CreateAdd(first, llvm::ConstantInt::get(index, k), "side.x", true, true);
+    // the other header phis: their start for the very first work-item,
+    // then their steady value, in the chunks and in the loop after them
+    llvm::IRBuilder<> at_rest(split.rest, split.rest->begin());
+    for (llvm::PHINode &phi : c.header->phis()) {
+        if (&phi == c.iv)
+            continue;
+        llvm::Value *start = phi.getIncomingValueForBlock(c.preheader);
+        llvm::Value *steady = phi.getIncomingValueForBlock(c.latch);
+        llvm::PHINode *chunk = llvm::PHINode::Create(phi.getType(), 2, phi.getName(), first);
+        chunk->addIncoming(start, c.preheader);
+        chunk->addIncoming(steady, body);
+        maps[0][&phi] = chunk;
+        for (unsigned k = 1; k < c.count; k++)
+            maps[k][&phi] = steady;
+        llvm::PHINode *rest = at_rest.CreatePHI(phi.getType(), 2, phi.getName());
+        rest->addIncoming(start, c.preheader);
+        rest->addIncoming(steady, body);
+        unsigned entry = (unsigned)phi.getBasicBlockIndex(c.preheader);
+        phi.setIncomingBlock(entry, split.rest_start);
+        phi.setIncomingValue(entry, rest);
+    }
+    for (llvm::Instruction &inst : *c.header) {
+        if (llvm::isa<llvm::PHINode>(inst) || &inst == c.latch_compare || inst.isTerminator())
+            continue;
+        for (unsigned k = 0; k < c.count; k++) {
+            llvm::Instruction *copy = inst.clone();
+            b.Insert(copy, inst.getName());
+            maps[k][&inst] = copy;
+            llvm::RemapInstruction(copy, maps[k],
+                                   llvm::RF_NoModuleLevelChanges | llvm::RF_IgnoreMissingLocals);
+        }
+    }
+    llvm::Value *next = b.CreateAdd(first, llvm::ConstantInt::get(index, c.count), "", true, true);
+    first->addIncoming(next, body);
+    llvm::Instruction *back = b.CreateCondBr(b.CreateICmpEQ(next, split.full), split.rest, body);
+    // unrolled enough: LLVM's unroller would only grow it
+    llvm::Metadata *disable[] = {llvm::MDString::get(context, "llvm.loop.unroll.disable")};
+    back->setMetadata(llvm::LLVMContext::MD_loop,
+                      llvm::makePostTransformationMetadata(context, nullptr, {},
+                                                           {llvm::MDNode::get(context, disable)}));
 }
 
 } // namespace
@@ -222,12 +356,25 @@ bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
             .getFixedValue();
     unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
     bool changed = false;
+    std::vector<SideBySide> by_hand;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
         llvm::MDNode *id = loop->getLoopID();
-        if (!loop->isInnermost() || !cc_is_work_item_loop(llvm::wrap(id)) ||
-            has_vector_values(*loop))
+        if (!loop->isInnermost() || !cc_is_work_item_loop(llvm::wrap(id)))
             continue;
         unsigned trips = evolution.getSmallConstantTripCount(loop);
+        if (has_vector_values(*loop)) {
+            SideBySide c;
+            Body body;
+            if (!match_side_by_side(*loop, c))
+                continue;
+            c.count = chain_count(*loop, loops, register_bits, registers, body);
+            while (c.count > 1 &&
+                   ((trips && trips < c.count) || c.count * body.order.size() > max_side_by_side))
+                c.count /= 2;
+            if (c.count > 1)
+                by_hand.push_back(c);
+            continue;
+        }
         if (!trips)
             continue;
         unsigned count = interleave_count(*loop, loops, trips, register_bits, registers);
@@ -241,5 +388,7 @@ bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
                                                              {llvm::MDNode::get(context, hint)}));
         changed = true;
     }
-    return changed;
+    for (SideBySide &c : by_hand)
+        run_side_by_side(c);
+    return changed || !by_hand.empty();
 }

@@ -9,9 +9,12 @@
  * (src/compiler/item_conversions.cpp). float, double and float2 chains; a
  * required local size, and local sizes launched several times (the third
  * launch makes a launch copy, codegen.c) including ones that leave
- * work-items to the vector loop's remainder. The chains are explicit fma()
- * and products with contraction off, so each result equals the host's bit
- * for bit. */
+ * work-items to the vector loop's remainder. Chains on float8, double8 and
+ * float16 values, which the vectorizer does not take, are run several
+ * work-items side by side by hand (interleave.cpp), the rest one at a time:
+ * the same local sizes, a required one of 100, and one with a barrier after
+ * the chain (run as regions). The chains are explicit fma() and products
+ * with contraction off, so each result equals the host's bit for bit. */
 #include <math.h>
 #include <stdint.h>
 
@@ -57,6 +60,22 @@ static const char *source =
     "    for (int i = 0; i < STEPS; i++) { TURN_BY(x, y, f[i & 1], f[2]) }\n"
     "    out[get_global_id(0)] = x.x - y.x + x.y * y.y;\n"
     "}\n"
+    "constant float lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};\n"
+    "#define CHAIN_VECTOR(name, T, S, W, attributes, after)                       \\\n"
+    "kernel attributes void name(global S *out, S a, constant float *f)           \\\n"
+    "{                                                                            \\\n"
+    "    T k = convert_##T(vload##W(0, lanes));                                   \\\n"
+    "    T x = a + (S)get_local_id(0) + k * (S)0.125, y = (S)get_global_id(0) * (S)0.25 + k; \\\n"
+    "    for (int i = 0; i < STEPS; i++) { TURN_BY(x, y, (S)f[i & 1], (S)f[2]) }   \\\n"
+    "    after                                                                    \\\n"
+    "    vstore##W(x - y, get_global_id(0), out);                                 \\\n"
+    "}\n"
+    "CHAIN_VECTOR(chain_float8, float8, float, 8, , )\n"
+    "CHAIN_VECTOR(chain_double8, double8, double, 8, , )\n"
+    "CHAIN_VECTOR(chain_float16, float16, float, 16, , )\n"
+    "CHAIN_VECTOR(chain_float8_100, float8, float, 8,\n"
+    "             __attribute__((reqd_work_group_size(100, 1, 1))), )\n"
+    "CHAIN_VECTOR(chain_float8_barrier, float8, float, 8, , barrier(CLK_LOCAL_MEM_FENCE);)\n"
     "kernel void convert(global float *f, global double *d)\n"
     "{\n"
     "    size_t l = get_local_id(0), g = get_global_id(0);\n"
@@ -64,7 +83,7 @@ static const char *source =
     "    d[g] = (double)l - (double)((long)l - 40) * 0.25 + (double)(g * 0x100000001ul);\n"
     "}\n";
 
-enum { ITEMS = 400, STEPS = 160 };
+enum { ITEMS = 400, STEPS = 160, WIDEST = 16 };
 
 /* The factors the kernels but chain_float read from memory; chain_float's
  * are constants, { 0.6, 0.6, 0.8 }. */
@@ -101,6 +120,63 @@ static float chain_float2(size_t local_id, size_t global_id, float a, const floa
         y1 = fmaf(x1, f[i & 1], f[2] * y1);
     }
     return x0 - y0 + x1 * y1;
+}
+
+/* Lane c of the vector kernels' result, in float and in double. */
+static float chain_lane_float(size_t local_id, size_t global_id, int c, const float *f)
+{
+    float x = 1.5f + (float)local_id + (float)c * 0.125f, y = (float)global_id * 0.25f + (float)c;
+    for (int i = 0; i < STEPS; i++) {
+        x = fmaf(y, -f[i & 1], f[2] * x);
+        y = fmaf(x, f[i & 1], f[2] * y);
+    }
+    return x - y;
+}
+
+static double chain_lane_double(size_t local_id, size_t global_id, int c, const float *f)
+{
+    double x = 1.5 + (double)local_id + (double)c * 0.125, y = (double)global_id * 0.25 + c;
+    for (int i = 0; i < STEPS; i++) {
+        x = fma(y, -(double)f[i & 1], (double)f[2] * x);
+        y = fma(x, (double)f[i & 1], (double)f[2] * y);
+    }
+    return x - y;
+}
+
+/* Launches the vector chain `name` (width lanes of float or double) over
+ * ITEMS work-items and compares every lane with the host's. */
+static void check_vector_chain(struct harness *h, cl_program program, const char *name, cl_mem out,
+                               cl_mem factor_buffer, size_t local, int width, int is_double)
+{
+    cl_kernel kernel = harness_kernel(program, name);
+    REQUIRE(kernel);
+    float a = 1.5f;
+    double a_double = 1.5;
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof out, &out));
+    CHECK_OK(is_double ? clSetKernelArg(kernel, 1, sizeof a_double, &a_double)
+                       : clSetKernelArg(kernel, 1, sizeof a, &a));
+    CHECK_OK(clSetKernelArg(kernel, 2, sizeof factor_buffer, &factor_buffer));
+    size_t global = ITEMS;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+    static double got_double[ITEMS * WIDEST];
+    static float got_float[ITEMS * WIDEST];
+    size_t values = ITEMS * (size_t)width;
+    CHECK_OK(clEnqueueReadBuffer(
+        h->queue, out, CL_TRUE, 0, values * (is_double ? sizeof(double) : sizeof(float)),
+        is_double ? (void *)got_double : (void *)got_float, 0, NULL, NULL));
+    long bad = 0;
+    for (size_t v = 0; v < values; v++) {
+        size_t g = v / (size_t)width, l = g % local;
+        int c = (int)(v % (size_t)width);
+        int wrong = is_double ? got_double[v] != chain_lane_double(l, g, c, factors)
+                              : got_float[v] != chain_lane_float(l, g, c, factors);
+        if (wrong && bad++ < 3)
+            fprintf(stderr, "%s: work-item %zu lane %d differs\n", name, g, c);
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s, local size %zu", name, local);
+    CHECK_NONE_WRONG(bad, what);
+    clReleaseKernel(kernel);
 }
 
 /* Launches `name`(out, a[, factors]) over ITEMS work-items and compares
@@ -177,7 +253,7 @@ int main(void)
     struct harness h = harness_open();
     cl_program program = harness_build(&h, source, "-cl-std=CL2.0");
     REQUIRE(program);
-    cl_mem out = harness_buffer(&h, CL_MEM_READ_WRITE, ITEMS * sizeof(double), NULL);
+    cl_mem out = harness_buffer(&h, CL_MEM_READ_WRITE, ITEMS * WIDEST * sizeof(double), NULL);
     cl_mem f = harness_buffer(&h, CL_MEM_READ_WRITE, ITEMS * sizeof(float), NULL);
     cl_mem by = harness_buffer(&h, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof factors,
                                (void *)factors);
@@ -189,7 +265,12 @@ int main(void)
         check_chain(&h, program, "chain_double", out, by, &locals[l], 1);
         check_chain(&h, program, "chain_float2", out, by, &locals[l], 0);
         check_convert(&h, program, f, out, locals[l]);
+        check_vector_chain(&h, program, "chain_float8", out, by, locals[l], 8, 0);
+        check_vector_chain(&h, program, "chain_double8", out, by, locals[l], 8, 1);
+        check_vector_chain(&h, program, "chain_float16", out, by, locals[l], 16, 0);
+        check_vector_chain(&h, program, "chain_float8_barrier", out, by, locals[l], 8, 0);
     }
+    check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
      * leaves 4 */
     static const size_t required[] = {48, 100};
