@@ -176,7 +176,8 @@ void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_b
 // P: each floating-point value of the body that differs from one
 // work-item to the next (it depends on a header phi: the work-item's index
 // or a value it carries) is alive from its definition to its last use in
-// the body's order, or to the end when it is used after the loop or by a
+// the body's order (whose result may take its register: AVX's forms have
+// three operands), or to the end when it is used after the loop or by a
 // header phi (the next iteration). Values the same for every work-item (a
 // factor loaded from a kernel argument, a loop-invariant) are one register
 // whatever the count, or a memory operand of the instructions using them.
@@ -210,8 +211,10 @@ void measure_pressure(llvm::Loop &loop, unsigned register_bits, Body &body)
                 last = std::max(last, position.lookup(use));
         }
         int registers = (int)registers_of(inst->getType(), register_bits);
-        change[i] += registers;
-        change[last + 1] -= registers;
+        if (last > i) {
+            change[i] += registers;
+            change[last] -= registers;
+        }
     }
     int alive = 0;
     for (unsigned i = 0; i < n; i++) {
