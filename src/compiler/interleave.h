@@ -1,5 +1,6 @@
 /* interleave.h - work-item loops bound by the latency of one long chain of
- * floating-point operations get an interleave count (interleave.cpp). C++
+ * floating-point operations get an interleave count, or run several
+ * work-items side by side (interleave.cpp). C++
  * only: it takes the pass manager's analyses. */
 #ifndef CPUCL_COMPILER_INTERLEAVE_H
 #define CPUCL_COMPILER_INTERLEAVE_H
@@ -11,9 +12,10 @@
 
 /* Gives each innermost work-item loop of fn with a constant trip count
  * whose work-items each run a long dependent chain of floating-point
- * operations `llvm.loop.interleave.count`; returns whether a loop changed
- * (only loop metadata: every analysis stays valid). Right before the loop
- * vectorizer (optimize.cpp). */
+ * operations `llvm.loop.interleave.count`, and runs such loops on vector
+ * values (which the vectorizer does not take) several work-items side by
+ * side, new blocks and a new loop; returns whether fn changed (then no
+ * analysis is kept). Right before the loop vectorizer (optimize.cpp). */
 bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
                           llvm::ScalarEvolution &evolution,
                           const llvm::TargetTransformInfo &target);

@@ -18,7 +18,8 @@
 // (jam.cpp), addresses counted from the group's first work-item
 // (group_addresses.cpp), conversions of work-item indices from 32 bits
 // (item_conversions.cpp), then the width of some loops (below), interleave counts for
-// long floating-point chains (interleave.cpp), then the
+// long floating-point chains (interleave.cpp; on vector values, work-items
+// side by side by hand), then the
 // parallel mark taken off loops it would make wrong (item_order.cpp); and
 // int64_vectors.cpp's,
 // half_vectors.c's and mask_shuffles.c's at the optimizer-last one.
@@ -209,8 +210,8 @@ struct WidthPass : llvm::PassInfoMixin<WidthPass> {
 };
 
 // Work-item loops each of whose work-items runs one long chain of
-// floating-point operations: several vectors of them at once
-// (interleave.cpp).
+// floating-point operations: several vectors of them at once, or on vector
+// values several work-items side by side (interleave.cpp).
 struct InterleavePass : llvm::PassInfoMixin<InterleavePass> {
     llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
     {
