@@ -45,17 +45,19 @@
 // vectorizer does not take at all, and each work-item's chain ran alone:
 // clpeak's `float8` at 33 GFLOPS where `float4` reached 240 (AVX-512). Its
 // work-items are run side by side here instead, by hand: when the body is
-// one block, counted (work_item_offset.h), keeps nothing but the index in
-// header phis and nothing after it uses its values, the first T - T mod C
-// work-items run C at a time in a loop whose body has each instruction
-// C times in a row, one copy a work-item (the chains then interleave as
-// the vectorizer's would), and the loop itself runs the rest. C is chosen
-// as above, counting a vector operation and value as the registers it
-// takes (a `float16` is two on AVX2), and bounded by the body's size (at
-// most max_side_by_side instructions). Work-items are independent between
-// barriers (`llvm.loop.parallel_accesses`), so their instructions may run
-// in this order; each work-item's own stay in theirs. The trip count need
-// not be a constant here: no vector remainder is lost.
+// one block, counted (work_item_offset.h), keeps in header phis nothing
+// but the index and values the same from the second work-item on, and
+// nothing after it uses its values, the first T - T mod C work-items run C
+// at a time in a loop whose body has each instruction C times in a row,
+// one copy a work-item (the chains then interleave as the vectorizer's
+// would), and the loop itself runs the rest. C is chosen as above,
+// counting a vector operation and value as the registers it takes (a
+// `float16` is two on AVX2), integer multiplies as links of the chains and
+// integer vectors as registers too (clpeak's `int8`: 33 -> 143 GIOPS), and
+// bounded by the body's size (at most max_side_by_side instructions). Work-items are independent
+// between barriers (`llvm.loop.parallel_accesses`), so their instructions may run in this order;
+// each work-item's own stay in theirs. The trip count need not be a constant here: no vector
+// remainder is lost.
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -97,14 +99,26 @@ struct Body {
     unsigned longest = 0;                   // L
     unsigned widest_bits = 0;
     unsigned most_alive = 0; // P
+    bool vectors = false;    // run side by side by hand: integer vectors count
 };
 
-bool is_fp_operation(const llvm::Instruction &inst)
+// A link of a chain: floating-point arithmetic and calls (fma, fmuladd,
+// sqrt, a math function); with vectors (a loop run side by side by hand),
+// integer multiplies too (clpeak's `int8` chains: 3-5 cycles each).
+bool is_chain_operation(const llvm::Instruction &inst, bool vectors)
 {
+    if (vectors && inst.getOpcode() == llvm::Instruction::Mul)
+        return true;
     if (!inst.getType()->isFPOrFPVectorTy())
         return false;
-    // Arithmetic, and calls: fma, fmuladd, sqrt, a math function.
     return llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst);
+}
+
+// Whether values of type take vector registers: floating-point ones, and
+// with vectors any vector.
+bool in_vector_registers(const llvm::Type *type, bool vectors)
+{
+    return type->isFPOrFPVectorTy() || (vectors && type->isVectorTy());
 }
 
 bool has_vector_values(const llvm::Loop &loop)
@@ -157,7 +171,7 @@ void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_b
                         if (found != depth.end())
                             d = std::max(d, found->second);
                     }
-            if (is_fp_operation(inst)) {
+            if (is_chain_operation(inst, body.vectors)) {
                 d++;
                 body.operations += registers_of(inst.getType(), register_bits);
             }
@@ -199,7 +213,7 @@ void measure_pressure(llvm::Loop &loop, unsigned register_bits, Body &body)
     std::vector<int> change(n + 1, 0);
     for (unsigned i = 0; i < n; i++) {
         llvm::Instruction *inst = body.order[i];
-        if (!inst->getType()->isFPOrFPVectorTy() || !varies.count(inst))
+        if (!in_vector_registers(inst->getType(), body.vectors) || !varies.count(inst))
             continue;
         unsigned last = i;
         for (const llvm::User *user : inst->users()) {
@@ -368,6 +382,7 @@ bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
         if (has_vector_values(*loop)) {
             SideBySide c;
             Body body;
+            body.vectors = true;
             if (!match_side_by_side(*loop, c))
                 continue;
             c.count = chain_count(*loop, loops, register_bits, registers, body);

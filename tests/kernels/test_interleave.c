@@ -13,8 +13,8 @@
  * float16 values, which the vectorizer does not take, are run several
  * work-items side by side by hand (interleave.cpp), the rest one at a time:
  * the same local sizes, a required one of 100, and one with a barrier after
- * the chain (run as regions). The chains are explicit fma() and products
- * with contraction off, so each result equals the host's bit for bit. */
+ * the chain (run as regions); and a uint8 chain of multiplies and adds. The chains are explicit
+ * fma() and products with contraction off, so each result equals the host's bit for bit. */
 #include <math.h>
 #include <stdint.h>
 
@@ -76,6 +76,14 @@ static const char *source =
     "CHAIN_VECTOR(chain_float8_100, float8, float, 8,\n"
     "             __attribute__((reqd_work_group_size(100, 1, 1))), )\n"
     "CHAIN_VECTOR(chain_float8_barrier, float8, float, 8, , barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "kernel void chain_uint8(global uint *out, uint a)\n"
+    "{\n"
+    "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
+    "    uint8 y = (uint)get_global_id(0);\n"
+    "    for (int i = 0; i < 32; i++) { x = y * x + y; y = x * y + x; x = y * x + y; y = x * y + "
+    "x; }\n"
+    "    vstore8(x ^ y, get_global_id(0), out);\n"
+    "}\n"
     "kernel void convert(global float *f, global double *d)\n"
     "{\n"
     "    size_t l = get_local_id(0), g = get_global_id(0);\n"
@@ -179,6 +187,34 @@ static void check_vector_chain(struct harness *h, cl_program program, const char
     clReleaseKernel(kernel);
 }
 
+/* chain_uint8's lanes: integer multiplies and adds, wrapping. */
+static void check_uint_chain(struct harness *h, cl_program program, cl_mem out, size_t local)
+{
+    cl_kernel kernel = harness_kernel(program, "chain_uint8");
+    REQUIRE(kernel);
+    cl_uint a = 12345;
+    CHECK_OK(harness_args(kernel, 2, ARG(out), ARG(a)));
+    size_t global = ITEMS;
+    CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+    static cl_uint got[ITEMS * 8];
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    long bad = 0;
+    for (size_t v = 0; v < ITEMS * 8; v++) {
+        size_t g = v / 8, l = g % local;
+        uint32_t x = a + (uint32_t)l + (uint32_t)(v % 8), y = (uint32_t)g;
+        for (int i = 0; i < 64; i++) {
+            x = y * x + y;
+            y = x * y + x;
+        }
+        if (got[v] != (x ^ y) && bad++ < 3)
+            fprintf(stderr, "chain_uint8: work-item %zu lane %zu differs\n", g, v % 8);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "chain_uint8, local size %zu", local);
+    CHECK_NONE_WRONG(bad, what);
+    clReleaseKernel(kernel);
+}
+
 /* Launches `name`(out, a[, factors]) over ITEMS work-items and compares
  * each with the host's chain for its local and global index. */
 static void check_chain(struct harness *h, cl_program program, const char *name, cl_mem out,
@@ -269,6 +305,7 @@ int main(void)
         check_vector_chain(&h, program, "chain_double8", out, by, locals[l], 8, 1);
         check_vector_chain(&h, program, "chain_float16", out, by, locals[l], 16, 0);
         check_vector_chain(&h, program, "chain_float8_barrier", out, by, locals[l], 8, 0);
+        check_uint_chain(&h, program, out, locals[l]);
     }
     check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
