@@ -12,10 +12,11 @@ extern "C" {
 #endif
 
 /* Jams fn's work-item loops around one inner loop of a count the same for
- * every work-item that sums in floating point; returns whether fn
- * changed. Runs inside O3, right before the loop vectorizer, after
- * divergent.cpp (optimize.cpp); keeps no analysis valid. */
-bool cc_jam_loops(LLVMValueRef fn);
+ * every work-item that sums in floating point (scalars or vectors, which
+ * take registers of register_bits); returns whether fn changed. Runs
+ * inside O3, right before the loop vectorizer, after divergent.cpp
+ * (optimize.cpp); keeps no analysis valid. */
+bool cc_jam_loops(LLVMValueRef fn, unsigned register_bits);
 
 #ifdef __cplusplus
 }

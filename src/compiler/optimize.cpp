@@ -68,10 +68,14 @@ struct RowsPass : llvm::PassInfoMixin<RowsPass> {
 };
 
 struct JamPass : llvm::PassInfoMixin<JamPass> {
-    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &)
+    llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &analyses)
     {
-        return cc_jam_loops(llvm::wrap(&fn)) ? llvm::PreservedAnalyses::none()
-                                             : llvm::PreservedAnalyses::all();
+        const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(fn);
+        unsigned register_bits =
+            (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                .getFixedValue();
+        return cc_jam_loops(llvm::wrap(&fn), register_bits) ? llvm::PreservedAnalyses::none()
+                                                            : llvm::PreservedAnalyses::all();
     }
 };
 

@@ -13,7 +13,9 @@
  * float16 values, which the vectorizer does not take, are run several
  * work-items side by side by hand (interleave.cpp), the rest one at a time:
  * the same local sizes, a required one of 100, and one with a barrier after
- * the chain (run as regions); and a uint8 chain of multiplies and adds. The chains are explicit
+ * the chain (run as regions); and a uint8 chain of multiplies and adds. The
+ * same vector chains with their count an argument, a loop in each
+ * work-item, run four work-items in one loop (src/compiler/jam.cpp). The chains are explicit
  * fma() and products with contraction off, so each result equals the host's bit for bit. */
 #include <math.h>
 #include <stdint.h>
@@ -76,6 +78,17 @@ static const char *source =
     "CHAIN_VECTOR(chain_float8_100, float8, float, 8,\n"
     "             __attribute__((reqd_work_group_size(100, 1, 1))), )\n"
     "CHAIN_VECTOR(chain_float8_barrier, float8, float, 8, , barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "#define CHAIN_COUNTED(name, T, S, W)                                         \\\n"
+    "kernel void name(global S *out, S a, constant float *f, int n)               \\\n"
+    "{                                                                            \\\n"
+    "    T k = convert_##T(vload##W(0, lanes));                                   \\\n"
+    "    T x = a + (S)get_local_id(0) + k * (S)0.125, y = (S)get_global_id(0) * (S)0.25 + k; \\\n"
+    "    for (int i = 0; i < n; i++) { TURN_BY(x, y, (S)0.6f, (S)0.8f) }           \\\n"
+    "    vstore##W(x - y, get_global_id(0), out);                                 \\\n"
+    "}\n"
+    "CHAIN_COUNTED(chain_float8_n, float8, float, 8)\n"
+    "CHAIN_COUNTED(chain_double8_n, double8, double, 8)\n"
+    "CHAIN_COUNTED(chain_float16_n, float16, float, 16)\n"
     "kernel void chain_uint8(global uint *out, uint a)\n"
     "{\n"
     "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
@@ -156,6 +169,9 @@ static double chain_lane_double(size_t local_id, size_t global_id, int c, const 
 static void check_vector_chain(struct harness *h, cl_program program, const char *name, cl_mem out,
                                cl_mem factor_buffer, size_t local, int width, int is_double)
 {
+    /* the counted chains use chain_float's constant factors */
+    int counted = name[strlen(name) - 1] == 'n';
+    const float *f = counted ? constants : factors;
     cl_kernel kernel = harness_kernel(program, name);
     REQUIRE(kernel);
     float a = 1.5f;
@@ -164,6 +180,9 @@ static void check_vector_chain(struct harness *h, cl_program program, const char
     CHECK_OK(is_double ? clSetKernelArg(kernel, 1, sizeof a_double, &a_double)
                        : clSetKernelArg(kernel, 1, sizeof a, &a));
     CHECK_OK(clSetKernelArg(kernel, 2, sizeof factor_buffer, &factor_buffer));
+    cl_int steps = STEPS;
+    if (counted) /* the count as an argument */
+        CHECK_OK(clSetKernelArg(kernel, 3, sizeof steps, &steps));
     size_t global = ITEMS;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
     static double got_double[ITEMS * WIDEST];
@@ -176,8 +195,8 @@ static void check_vector_chain(struct harness *h, cl_program program, const char
     for (size_t v = 0; v < values; v++) {
         size_t g = v / (size_t)width, l = g % local;
         int c = (int)(v % (size_t)width);
-        int wrong = is_double ? got_double[v] != chain_lane_double(l, g, c, factors)
-                              : got_float[v] != chain_lane_float(l, g, c, factors);
+        int wrong = is_double ? got_double[v] != chain_lane_double(l, g, c, f)
+                              : got_float[v] != chain_lane_float(l, g, c, f);
         if (wrong && bad++ < 3)
             fprintf(stderr, "%s: work-item %zu lane %d differs\n", name, g, c);
     }
@@ -306,6 +325,9 @@ int main(void)
         check_vector_chain(&h, program, "chain_float16", out, by, locals[l], 16, 0);
         check_vector_chain(&h, program, "chain_float8_barrier", out, by, locals[l], 8, 0);
         check_uint_chain(&h, program, out, locals[l]);
+        check_vector_chain(&h, program, "chain_float8_n", out, by, locals[l], 8, 0);
+        check_vector_chain(&h, program, "chain_double8_n", out, by, locals[l], 8, 1);
+        check_vector_chain(&h, program, "chain_float16_n", out, by, locals[l], 16, 0);
     }
     check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
