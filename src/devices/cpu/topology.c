@@ -73,6 +73,15 @@ int cpu_topology_read(struct cpu_topology *topo, hwloc_topology_t *out_hw)
     topo->l1d_cache_size = cache_size(hw, HWLOC_OBJ_L1CACHE);
     topo->l2_cache_size = cache_size(hw, HWLOC_OBJ_L2CACHE);
     topo->l3_cache_size = cache_size(hw, HWLOC_OBJ_L3CACHE);
+    /* Some virtual machines report a last-level cache that is not there (a
+     * 2-core VM: 508 MiB); CPUCL_L3_SIZE says what to take instead. It
+     * sizes CL_DEVICE_GLOBAL_MEM_CACHE_SIZE and which copies and launch
+     * copies' stores stream past the cache. */
+    const char *l3 = getenv("CPUCL_L3_SIZE");
+    char *end;
+    unsigned long long l3_size = l3 ? strtoull(l3, &end, 10) : 0;
+    if (l3_size && !*end)
+        topo->l3_cache_size = l3_size;
     hwloc_obj_t l1 = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_L1CACHE, NULL);
     topo->cache_line = l1 && l1->attr->cache.linesize ? l1->attr->cache.linesize : 64;
 
