@@ -293,17 +293,7 @@ bool match_side_by_side(llvm::Loop &loop, SideBySide &c)
     for (llvm::PHINode &phi : c.header->phis())
         if (&phi != c.iv && !loop.isLoopInvariant(phi.getIncomingValueForBlock(c.latch)))
             return false;
-    for (llvm::Instruction &inst : *c.header) {
-        if (llvm::isa<llvm::AllocaInst>(inst))
-            return false;
-        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-            call && (call->isInlineAsm() || call->isConvergent() || call->cannotDuplicate()))
-            return false;
-        for (const llvm::User *user : inst.users())
-            if (!loop.contains(llvm::cast<llvm::Instruction>(user)))
-                return false;
-    }
-    return true;
+    return cc_work_items_may_be_copied(loop);
 }
 
 // The first T - T mod count work-items of c, count at a time: each

@@ -131,17 +131,8 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned regi
     }
     if (sums < 1 || sums > 2)
         return false;
-    for (llvm::BasicBlock *block : loop.blocks())
-        for (llvm::Instruction &inst : *block) {
-            if (llvm::isa<llvm::AllocaInst>(inst))
-                return false;
-            if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-                call && (call->isInlineAsm() || call->isConvergent() || call->cannotDuplicate()))
-                return false;
-            for (const llvm::User *user : inst.users())
-                if (!loop.contains(llvm::cast<llvm::Instruction>(user)))
-                    return false;
-        }
+    if (!cc_work_items_may_be_copied(loop))
+        return false;
     c.blocks.assign(loop.block_begin(), loop.block_end());
     return true;
 }

@@ -70,6 +70,22 @@ cc_loop_split cc_split_counted_loop(const cc_counted_loop &c, unsigned multiple,
     return s;
 }
 
+bool cc_work_items_may_be_copied(const llvm::Loop &loop)
+{
+    for (const llvm::BasicBlock *block : loop.blocks())
+        for (const llvm::Instruction &inst : *block) {
+            if (llvm::isa<llvm::AllocaInst>(inst))
+                return false;
+            if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+                call && (call->isInlineAsm() || call->isConvergent() || call->cannotDuplicate()))
+                return false;
+            for (const llvm::User *user : inst.users())
+                if (!loop.contains(llvm::cast<llvm::Instruction>(user)))
+                    return false;
+        }
+    return true;
+}
+
 bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
                      bool through_truncs, std::vector<cc_offset_term> &terms)
 {

@@ -2,7 +2,7 @@
 // values that are such a loop's induction variable plus loop-invariant
 // terms (work_item_offset.cpp). C++: for the passes inside O3 that reason
 // about work-item loops (narrow.cpp, rows.cpp, divergent.cpp,
-// group_addresses.cpp).
+// group_addresses.cpp, jam.cpp, interleave.cpp).
 #ifndef CPUCL_COMPILER_WORK_ITEM_OFFSET_H
 #define CPUCL_COMPILER_WORK_ITEM_OFFSET_H
 
@@ -24,6 +24,13 @@ struct cc_counted_loop {
 
 // Whether loop, in loop-simplify form, is such a loop (then filled in c).
 bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
+
+// Whether a work-item loop's body may be copied, one copy a work-item, and
+// the copies run in another order across work-items (jam.cpp, and the
+// loops interleave.cpp runs side by side by hand): no alloca, no inline
+// assembly, convergent or non-duplicable call, and no value of it used
+// after the loop.
+bool cc_work_items_may_be_copied(const llvm::Loop &loop);
 
 // GVN's partial-redundancy elimination can leave a loop's increment as a
 // phi, in the latch, of one copy of iv + 1 per path that reaches it (when a
