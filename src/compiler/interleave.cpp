@@ -140,18 +140,6 @@ unsigned type_bits(const llvm::Type *type)
     return type->isPointerTy() ? 0 : (unsigned)type->getPrimitiveSizeInBits().getFixedValue();
 }
 
-// The vector registers a value of type takes: one for a scalar (the
-// vectorizer makes a register of VF work-items of it), several for a
-// vector wider than a register.
-unsigned registers_of(const llvm::Type *type, unsigned register_bits)
-{
-    auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-    if (!vector)
-        return 1;
-    unsigned bits = vector->getNumElements() * type_bits(vector);
-    return std::max(1u, (bits + register_bits - 1) / register_bits);
-}
-
 // N, L and the widest type, walking the blocks in reverse post-order: an
 // innermost loop's body without its back edge is acyclic, so every operand
 // inside the loop but a header phi's is seen before its user.
@@ -173,7 +161,7 @@ void measure_chains(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_b
                     }
             if (is_chain_operation(inst, body.vectors)) {
                 d++;
-                body.operations += registers_of(inst.getType(), register_bits);
+                body.operations += cc_vector_registers(inst.getType(), register_bits);
             }
             depth[&inst] = d;
             body.longest = std::max(body.longest, d);
@@ -224,7 +212,7 @@ void measure_pressure(llvm::Loop &loop, unsigned register_bits, Body &body)
             else
                 last = std::max(last, position.lookup(use));
         }
-        int registers = (int)registers_of(inst->getType(), register_bits);
+        int registers = (int)cc_vector_registers(inst->getType(), register_bits);
         if (last > i) {
             change[i] += registers;
             change[last] -= registers;

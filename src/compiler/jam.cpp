@@ -45,7 +45,6 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "compiler/jam.h"
@@ -123,11 +122,8 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned regi
     // -> 2.9 ms)
     unsigned sums = 0;
     for (llvm::PHINode &phi : c.inner_header->phis()) {
-        llvm::Type *type = phi.getType();
-        if (!type->isFPOrFPVectorTy())
-            continue;
-        unsigned bits = (unsigned)type->getPrimitiveSizeInBits().getFixedValue();
-        sums += type->isVectorTy() ? std::max(1u, (bits + register_bits - 1) / register_bits) : 1;
+        if (phi.getType()->isFPOrFPVectorTy())
+            sums += cc_vector_registers(phi.getType(), register_bits);
     }
     if (sums < 1 || sums > 2)
         return false;

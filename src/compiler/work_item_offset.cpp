@@ -6,6 +6,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <algorithm>
+
 #include "compiler/work_item_offset.h"
 
 bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c)
@@ -84,6 +86,14 @@ bool cc_work_items_may_be_copied(const llvm::Loop &loop)
                     return false;
         }
     return true;
+}
+
+unsigned cc_vector_registers(const llvm::Type *type, unsigned register_bits)
+{
+    if (!type->isVectorTy())
+        return 1;
+    unsigned bits = (unsigned)type->getPrimitiveSizeInBits().getFixedValue();
+    return std::max(1u, (bits + register_bits - 1) / register_bits);
 }
 
 bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,

@@ -32,6 +32,11 @@ bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
 // after the loop.
 bool cc_work_items_may_be_copied(const llvm::Loop &loop);
 
+// The vector registers of register_bits a value of type takes: one for a
+// scalar or a narrow vector, several for a vector wider than a register
+// (a float16 takes two with AVX2).
+unsigned cc_vector_registers(const llvm::Type *type, unsigned register_bits);
+
 // GVN's partial-redundancy elimination can leave a loop's increment as a
 // phi, in the latch, of one copy of iv + 1 per path that reaches it (when a
 // guarded path uses iv + 1 itself: OpenCV's medianFilter5 reads the pixel at
