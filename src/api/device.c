@@ -210,16 +210,13 @@ static cl_int answer_string(const struct info_out *out, const char *text)
 
 /* --- facts about the machine -------------------------------------------- */
 
-/* The widest vector register the host has, in bytes: the loop vectorizer
- * runs that many bytes of work-items at once (DESIGN: kernels as work-group
- * functions), so it is the natural and the preferred vector width. */
+/* The widest vector register kernels are compiled for, in bytes (the
+ * host's, or CPUCL_ABI_LEVEL's): the loop vectorizer runs that many bytes
+ * of work-items at once (DESIGN: kernels as work-group functions), so it is
+ * the natural and the preferred vector width. */
 static cl_uint simd_bytes(void)
 {
-    if (__builtin_cpu_supports("avx512f"))
-        return 64;
-    if (__builtin_cpu_supports("avx2"))
-        return 32;
-    return 16;
+    return cc_vector_bytes();
 }
 
 static const char *vendor_name(const char *cpuid_vendor)

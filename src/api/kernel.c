@@ -247,7 +247,7 @@ size_t api_kernel_local_mem_size(cl_kernel kernel)
 /* The work-group size multiple at which the x loop fills SIMD registers. */
 static size_t preferred_multiple(void)
 {
-    return __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
+    return cc_sub_group_size();
 }
 
 /* The device a work-group or sub-group query is about: one of the

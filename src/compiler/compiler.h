@@ -342,8 +342,11 @@ const char *cc_host_cpu_name(void);
  * that the two never disagree. Static storage. */
 const char *cc_device_extensions(void);
 
-/* Work-items per sub-group (cl_khr_subgroups): the host's SIMD width for
- * 32-bit lanes. Sub-group k of a work-group holds the work-items whose
+/* The width in bytes of the vector registers kernels are compiled for: the
+ * host's widest (16, 32 or 64), or CPUCL_ABI_LEVEL's (README). */
+unsigned cc_vector_bytes(void);
+/* Work-items per sub-group (cl_khr_subgroups): cc_vector_bytes() / 4, the
+ * SIMD width for 32-bit lanes. Sub-group k of a work-group holds the work-items whose
  * local linear id is in [k * size, (k + 1) * size). */
 unsigned cc_sub_group_size(void);
 

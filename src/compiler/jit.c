@@ -139,17 +139,72 @@ static void drop_session_error(void *context, LLVMErrorRef error)
     LLVMConsumeError(error);
 }
 
+/* Whether LLVM's feature list ("+avx2,-avx512f,...") turns a feature on. */
+static bool lists_feature(const char *features, const char *name)
+{
+    size_t length = strlen(name);
+    for (const char *item = features; *item;) {
+        size_t item_length = strcspn(item, ",");
+        if (item[0] == '+' && item_length == length + 1 && !strncmp(item + 1, name, length))
+            return true;
+        item += item_length + (item[item_length] == ',');
+    }
+    return false;
+}
+
 /* The x86-64 level whose vector calling convention the host has. Clang
  * passes vectors wider than 128 bits in registers only with AVX (256) or
  * AVX-512 (512), so kernels and the built-in library must be compiled for
  * the same level or their signatures disagree. */
 static const char *abi_cpu_for(const char *features)
 {
-    if (strstr(features, "+avx512f"))
+    if (lists_feature(features, "avx512f"))
         return "x86-64-v4";
-    if (strstr(features, "+avx,") || strstr(features, "+avx2"))
+    if (lists_feature(features, "avx") || lists_feature(features, "avx2"))
         return "x86-64-v3";
     return "x86-64";
+}
+
+/* 0, 1, 2 for x86-64, x86-64-v3, x86-64-v4; -1 for any other name. */
+static int level_rank(const char *level)
+{
+    if (!strcmp(level, "x86-64"))
+        return 0;
+    if (!strcmp(level, "x86-64-v3"))
+        return 1;
+    return strcmp(level, "x86-64-v4") ? -1 : 2;
+}
+
+/* Whether a feature adds vector instructions beyond the level of the given
+ * rank: AVX-512 and its successors beyond x86-64-v3; SSE3 and everything
+ * after it (AVX, FMA, F16C, ...) beyond x86-64's SSE2. */
+static bool beyond_level(const char *feature, int rank)
+{
+    static const char *const past_v3[] = {"avx512", "evex512", "avx10", "amx"};
+    static const char *const past_v1[] = {"sse3", "ssse3", "sse4", "avx",       "fma",
+                                          "f16c", "xop",   "vaes", "vpclmulqdq"};
+    for (size_t i = 0; i < sizeof past_v3 / sizeof past_v3[0]; i++)
+        if (rank < 2 && !strncmp(feature, past_v3[i], strlen(past_v3[i])))
+            return true;
+    for (size_t i = 0; i < sizeof past_v1 / sizeof past_v1[0]; i++)
+        if (rank < 1 && !strncmp(feature, past_v1[i], strlen(past_v1[i])))
+            return true;
+    return false;
+}
+
+/* CPUCL_ABI_LEVEL below the host's: the code generator gets that level's
+ * vector instructions only (each "+feature" beyond it becomes "-feature",
+ * in place), so that what an AVX2 or SSE machine runs (vector widths,
+ * register counts, libmvec's variants, the sub-group size) can be run and
+ * tested on an AVX-512 one. */
+static void limit_to_level(char *features, int rank)
+{
+    for (char *item = features; *item;) {
+        size_t length = strcspn(item, ",");
+        if (item[0] == '+' && beyond_level(item + 1, rank))
+            item[0] = '-';
+        item += length + (item[length] == ',');
+    }
 }
 
 /* CPUCL_LLVM_OPTIONS: LLVM's own command-line options, separated by
@@ -204,25 +259,22 @@ static void initialize(void)
         return;
     }
     host.cpu = LLVMGetHostCPUName();
-    host.features = prefer_no_gathers(host.cpu, LLVMGetHostCPUFeatures());
-    host.triple = host_triple;
-    /* strstr on "+avx," needs a trailing comma to tell avx from avx512 */
-    size_t length = strlen(host.features);
-    char *features = malloc(length + 2);
-    if (!features)
-        return;
-    memcpy(features, host.features, length);
-    strcpy(features + length, ",");
+    char *features = LLVMGetHostCPUFeatures();
     host.abi_cpu = abi_cpu_for(features);
-    free(features);
     /* CPUCL_ABI_LEVEL picks another variant of the built-in library, so that
-     * all three can be tested on one (AVX-512) machine. Every function is
-     * inlined into the work-group functions, so a level above the host's is
-     * still correct code for the host. */
+     * all three can be tested on one (AVX-512) machine, and below the host's
+     * level takes the wider instructions from the code generator too. A
+     * level above the host's is still correct code for the host: every
+     * function is inlined into the work-group functions, which keep the
+     * host's features. */
     const char *level = getenv("CPUCL_ABI_LEVEL");
-    if (level &&
-        (!strcmp(level, "x86-64") || !strcmp(level, "x86-64-v3") || !strcmp(level, "x86-64-v4")))
+    if (level && level_rank(level) >= 0) {
+        if (level_rank(level) < level_rank(host.abi_cpu))
+            limit_to_level(features, level_rank(level));
         host.abi_cpu = level;
+    }
+    host.features = prefer_no_gathers(host.cpu, features);
+    host.triple = host_triple;
 
     LLVMTargetMachineRef machine =
         LLVMCreateTargetMachine(target, host_triple, host.cpu, host.features,
@@ -475,12 +527,16 @@ const char *cc_host_cpu_name(void)
     return h ? h->cpu : "unknown";
 }
 
-/* The width of the ABI level's vectors of 32-bit lanes: SSE 4, AVX 8,
- * AVX-512 16. Follows CPUCL_ABI_LEVEL, like the built-in library. */
-unsigned cc_sub_group_size(void)
+/* The width in bytes of the ABI level's vectors: SSE 16, AVX 32, AVX-512
+ * 64. Follows CPUCL_ABI_LEVEL, like the built-in library. */
+unsigned cc_vector_bytes(void)
 {
     const struct cc_host *h = cc_host();
-    if (!h || !strcmp(h->abi_cpu, "x86-64"))
-        return 4;
-    return strcmp(h->abi_cpu, "x86-64-v3") ? 16 : 8;
+    int rank = h ? level_rank(h->abi_cpu) : 0;
+    return rank == 2 ? 64 : rank == 1 ? 32 : 16;
+}
+
+unsigned cc_sub_group_size(void)
+{
+    return cc_vector_bytes() / 4;
 }

@@ -260,6 +260,17 @@ static void test_device_values(cl_platform_id platform, cl_device_id device)
     }
     if (!has_word(extensions, "cl_khr_fp16"))
         CHECK(device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0);
+    /* The native widths are the vector registers kernels are compiled for:
+     * the host's widest, or the level CPUCL_ABI_LEVEL names (README). */
+    const char *level = getenv("CPUCL_ABI_LEVEL");
+    cl_uint lanes = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx") ? 8 : 4;
+    if (level && !strcmp(level, "x86-64-v3"))
+        lanes = 8;
+    else if (level && !strcmp(level, "x86-64"))
+        lanes = 4;
+    CHECK(device_uint(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT) == lanes);
+    CHECK(device_uint(device, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR) == 4 * lanes);
+    CHECK(device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT) == lanes);
     cl_bool yes = CL_FALSE;
     CHECK_OK(clGetDeviceInfo(device, CL_DEVICE_AVAILABLE, sizeof yes, &yes, NULL));
     CHECK(yes == CL_TRUE);
