@@ -50,7 +50,8 @@
 // nothing after it uses its values, the first T - T mod C work-items run C
 // at a time in a loop whose body has each instruction C times in a row,
 // one copy a work-item (the chains then interleave as the vectorizer's
-// would), and the loop itself runs the rest. C is chosen as above,
+// would), and the loop itself runs the rest. C is chosen as above, but
+// as the largest count the registers hold rather than a power of two,
 // counting a vector operation and value as the registers it takes (a
 // `float16` is two on AVX2), integer multiplies as links of the chains and
 // integer vectors as registers too (clpeak's `int8`: 33 -> 143 GIOPS), and
@@ -218,11 +219,17 @@ void measure_pressure(llvm::Loop &loop, unsigned register_bits, Body &body)
             change[last] -= registers;
         }
     }
-    int alive = 0;
-    for (unsigned i = 0; i < n; i++) {
-        alive += change[i];
-        body.most_alive = std::max(body.most_alive, (unsigned)alive);
-    }
+    // the most alive at once but for a sixteenth of the body: a few spills
+    // where a chain ends (clpeak's horizontal sum of its float8 after 256
+    // `mad`s keeps three values, the chain two) cost less than chains too
+    // few to hide the latency (AVX2: six float8 chains 101 -> 148 GFLOPS)
+    if (n == 0)
+        return;
+    std::vector<int> alive(n);
+    for (int i = 0, sum = 0; i < (int)n; i++)
+        alive[i] = sum += change[i];
+    std::sort(alive.begin(), alive.end());
+    body.most_alive = (unsigned)alive[n - 1 - n / 16];
 }
 
 unsigned power_of_two_at_most(unsigned value)
@@ -233,9 +240,13 @@ unsigned power_of_two_at_most(unsigned value)
     return power;
 }
 
-// The count before the trip count has its say: 8L / N as a power of two,
-// at most 8, halved while the registers would not hold the chains; 1 when
-// the body has no long chain or several side by side already.
+// The count before the trip count has its say: 8L / N, at most 8, as a
+// power of two halved while the registers would not hold the chains (the
+// vectorizer's interleave count), or, side by side by hand (any count
+// works), the largest whose chains the registers hold: on AVX2 a float8
+// chain of two values a work-item runs six work-items, not four (101 ->
+// 155 GFLOPS), float16 and double8 chains three, not two (94 -> 160, 46 ->
+// 64); 1 when the body has no long chain or several side by side already.
 unsigned chain_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_bits,
                      unsigned registers, Body &body)
 {
@@ -243,11 +254,12 @@ unsigned chain_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_
     if (body.longest < long_chain || body.operations >= 4 * body.longest)
         return 1;
     measure_pressure(loop, register_bits, body);
-    unsigned count =
-        std::min(max_count, power_of_two_at_most(in_flight * body.longest / body.operations));
+    unsigned count = std::min(max_count, in_flight * body.longest / body.operations);
+    if (!body.vectors)
+        count = power_of_two_at_most(count);
     while (count > 1 && count * body.most_alive + reserved_registers > registers)
-        count /= 2;
-    return count;
+        count = body.vectors ? count - 1 : count / 2;
+    return std::max(count, 1u);
 }
 
 unsigned interleave_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned trips,
@@ -366,7 +378,7 @@ bool cc_interleave_chains(llvm::Function &fn, llvm::LoopInfo &loops,
             c.count = chain_count(*loop, loops, register_bits, registers, body);
             while (c.count > 1 &&
                    ((trips && trips < c.count) || c.count * body.order.size() > max_side_by_side))
-                c.count /= 2;
+                c.count--;
             if (c.count > 1)
                 by_hand.push_back(c);
             continue;

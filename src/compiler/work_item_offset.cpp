@@ -53,8 +53,11 @@ cc_loop_split cc_split_counted_loop(const cc_counted_loop &c, unsigned multiple,
     s.trips = b.CreateBinaryIntrinsic(
         llvm::Intrinsic::umax, c.latch_compare->getOperand(c.count_operand),
         llvm::ConstantInt::get(index, 1), nullptr, llvm::Twine(name) + ".count");
-    s.full = b.CreateAnd(s.trips, llvm::ConstantInt::get(index, -(int64_t)multiple),
-                         llvm::Twine(name) + ".full");
+    llvm::Value *step = llvm::ConstantInt::get(index, multiple);
+    s.full = llvm::isPowerOf2_32(multiple)
+                 ? b.CreateAnd(s.trips, llvm::ConstantInt::get(index, -(int64_t)multiple),
+                               llvm::Twine(name) + ".full")
+                 : b.CreateSub(s.trips, b.CreateURem(s.trips, step), llvm::Twine(name) + ".full");
     s.rest = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".rest", fn);
     s.rest_start = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".rest.start", fn);
     llvm::BasicBlock *rest_exit =
