@@ -1,5 +1,5 @@
 // jam.cpp - work-item loops around a loop of the same count for every
-// work-item, four work-items' inner loops run as one (unroll and jam).
+// work-item, several work-items' inner loops run as one (unroll and jam).
 //
 // Takes a function inside O3, right before the loop vectorizer, after
 // divergent.cpp (which takes the loops it can). A work-item whose inner
@@ -18,18 +18,20 @@
 // L's latch), with a count the same for every work-item: its latch tests a
 // header phi of I (or that phi plus a constant step) that starts from a
 // value and steps by a constant the same for every work-item, against a
-// bound the same for every work-item; and I keeps one or two floating-point
-// header phis (the sums; a vector counts as the registers it takes: the
+// bound the same for every work-item; and I keeps floating-point header
+// phis, one or two registers' worth when I touches memory (the sums; a
+// vector counts as the registers it takes: the
 // vectorizer does not take a loop on float8s, so a clpeak-like chain of
 // float8 `mad`s with its count an argument ran one work-item's chain at a
-// time, 27 GFLOPS on AVX-512, jammed 106). L's first F = T - T mod 4 work-items then run
-// four at a time:
+// time, 27 GFLOPS on AVX-512, jammed 106). L's first F = T - T mod C work-items then run
+// C at a time (C = 4 here; when I touches no memory, as many as the
+// registers hold, up to 8):
 //
 //   A(x), A(x+1), A(x+2), A(x+3);
 //   loop { I's body for x, x+1, x+2, x+3 }   (the last copy's latch decides)
-//   C(x), C(x+1), C(x+2), C(x+3)
+//   Z(x), Z(x+1), Z(x+2), Z(x+3)
 //
-// (A: L's blocks before I, C: from I's exit on), and L itself the rest.
+// (C = 4; A: L's blocks before I, Z: from I's exit on), and L itself the rest.
 // Work-items are independent between barriers (`llvm.loop.
 // parallel_accesses`), so their parts may run in this order.
 //
@@ -54,9 +56,16 @@
 namespace
 {
 
+// work-items jammed when I reads or writes memory (its streams)
 constexpr unsigned JAM = 4;
+// at most, when I touches no memory, and instructions of I, all copies
+constexpr unsigned most_jammed = 8;
+constexpr unsigned most_jammed_instructions = 4096;
+// vector registers left to values the same for every work-item
+constexpr unsigned reserved_registers = 4;
 
 struct Candidate : cc_counted_loop {
+    unsigned count;
     llvm::Loop *inner;
     std::vector<llvm::BasicBlock *> blocks;
     llvm::BasicBlock *inner_preheader, *inner_header, *inner_latch, *inner_exit;
@@ -96,8 +105,17 @@ bool same_count(const llvm::Loop &loop, const llvm::Loop &inner)
     return false;
 }
 
+bool touches_memory(const llvm::Loop &loop)
+{
+    for (const llvm::BasicBlock *block : loop.blocks())
+        for (const llvm::Instruction &inst : *block)
+            if (inst.mayReadOrWriteMemory())
+                return true;
+    return false;
+}
+
 bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned register_bits,
-                Candidate &c)
+                unsigned registers, Candidate &c)
 {
     if (loop.getSubLoops().size() != 1 || !cc_is_work_item_loop(llvm::wrap(loop.getLoopID())) ||
         !loop.isLoopSimplifyForm() || !cc_match_counted_loop(loop, c) || !c.exit->phis().empty())
@@ -119,14 +137,32 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned regi
     // one or two sums, counted in registers (a float8 sum is one with
     // AVX2, a float16 two): a loop that already keeps more (a kernel jammed
     // by hand, four rows a work-item) gained nothing and lost streams (1.6
-    // -> 2.9 ms)
+    // -> 2.9 ms). An I that touches no memory (a chain of arithmetic, its
+    // count an argument) has no streams to lose: as many work-items as the
+    // registers hold, up to 8 (AVX-512, two float8 sums: 8, 115 -> 190
+    // GFLOPS; AVX2, two float16 or double8 sums, four registers: 3)
     unsigned sums = 0;
     for (llvm::PHINode &phi : c.inner_header->phis()) {
         if (phi.getType()->isFPOrFPVectorTy())
             sums += cc_vector_registers(phi.getType(), register_bits);
     }
-    if (sums < 1 || sums > 2)
+    if (sums < 1)
         return false;
+    if (touches_memory(inner)) {
+        if (sums > 2)
+            return false;
+        c.count = JAM;
+    } else {
+        size_t size = 0;
+        for (const llvm::BasicBlock *block : inner.blocks())
+            size += block->size();
+        c.count = most_jammed;
+        while (c.count > 1 && (c.count * sums + reserved_registers > registers ||
+                               c.count * size > most_jammed_instructions))
+            c.count--;
+        if (c.count < 2)
+            return false;
+    }
     if (!cc_work_items_may_be_copied(loop))
         return false;
     c.blocks.assign(loop.block_begin(), loop.block_end());
@@ -137,23 +173,25 @@ void jam(Candidate &c)
 {
     llvm::Function *fn = c.header->getParent();
     llvm::LLVMContext &context = fn->getContext();
-    // T, F = T - T mod 4, and the choice between the jammed loop and L
+    // T, F = T - T mod count, and the choice between the jammed loop and L
     llvm::BasicBlock *head = llvm::BasicBlock::Create(context, "jam", fn);
     llvm::BasicBlock *next = llvm::BasicBlock::Create(context, "jam.next", fn);
-    cc_loop_split split = cc_split_counted_loop(c, JAM, head, "jam");
+    const unsigned count = c.count;
+    cc_loop_split split = cc_split_counted_loop(c, count, head, "jam");
     llvm::Value *full = split.full;
     llvm::BasicBlock *rest = split.rest;
     llvm::IRBuilder<> b(head);
     llvm::Type *index = c.iv->getType();
 
-    // four copies of L's body, each with its x
+    // count copies of L's body, each with its x
     llvm::PHINode *first = b.CreatePHI(index, 2, "jam.first");
     first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
     struct Copy {
         llvm::ValueToValueMapTy map;
         llvm::BasicBlock *header, *latch, *preheader, *inner_header, *inner_latch, *exit;
-    } copies[JAM];
-    for (unsigned k = 0; k < JAM; k++) {
+    };
+    std::vector<Copy> copies(count);
+    for (unsigned k = 0; k < count; k++) {
         Copy &copy = copies[k];
         std::vector<llvm::BasicBlock *> cloned;
         for (llvm::BasicBlock *block : c.blocks) {
@@ -174,17 +212,17 @@ void jam(Candidate &c)
         iv->eraseFromParent();
     }
     b.CreateBr(copies[0].header);
-    Copy &last = copies[JAM - 1];
+    Copy &last = copies[count - 1];
 
     // A(x) .. A(x+3), then one loop of I's four bodies, then C(x) .. C(x+3)
-    for (unsigned k = 0; k < JAM; k++) {
+    for (unsigned k = 0; k < count; k++) {
         Copy &copy = copies[k];
         copy.preheader->getTerminator()->replaceUsesOfWith(
-            copy.inner_header, k + 1 < JAM ? copies[k + 1].header : copies[0].inner_header);
+            copy.inner_header, k + 1 < count ? copies[k + 1].header : copies[0].inner_header);
         llvm::Instruction *old_latch = copy.latch->getTerminator();
-        llvm::BranchInst::Create(k + 1 < JAM ? copies[k + 1].exit : next, old_latch);
+        llvm::BranchInst::Create(k + 1 < count ? copies[k + 1].exit : next, old_latch);
         old_latch->eraseFromParent();
-        if (k + 1 < JAM) {
+        if (k + 1 < count) {
             llvm::Instruction *inner_branch = copy.inner_latch->getTerminator();
             llvm::BranchInst::Create(copies[k + 1].inner_header, inner_branch);
             inner_branch->eraseFromParent();
@@ -198,7 +236,7 @@ void jam(Candidate &c)
     // each copy's header phis, in the one loop's header; each copy's exit
     // phis, the values they take from its latch
     std::vector<std::pair<llvm::PHINode *, llvm::PHINode *>> moved;
-    for (unsigned k = 0; k < JAM; k++) {
+    for (unsigned k = 0; k < count; k++) {
         Copy &copy = copies[k];
         for (llvm::PHINode &phi : llvm::make_early_inc_range(copy.inner_header->phis())) {
             llvm::PHINode *carried = &phi;
@@ -210,7 +248,7 @@ void jam(Candidate &c)
             moved.push_back({&phi, carried});
         }
     }
-    for (unsigned k = 0, m = 0; k < JAM; k++) {
+    for (unsigned k = 0, m = 0; k < count; k++) {
         Copy &copy = copies[k];
         for (; m < moved.size() && moved[m].first->getParent() == copy.inner_header; m++) {
             auto [phi, carried] = moved[m];
@@ -228,25 +266,25 @@ void jam(Candidate &c)
     for (auto [phi, carried] : moved)
         if (phi != carried)
             phi->eraseFromParent();
-    for (unsigned k = 0; k < JAM; k++)
+    for (unsigned k = 0; k < count; k++)
         for (llvm::PHINode &phi : llvm::make_early_inc_range(copies[k].exit->phis())) {
             phi.replaceAllUsesWith(phi.getIncomingValueForBlock(copies[k].inner_latch));
             phi.eraseFromParent();
         }
-    for (unsigned k = 0; k < JAM; k++)
+    for (unsigned k = 0; k < count; k++)
         llvm::RecursivelyDeleteTriviallyDeadInstructions(copies[k].map[c.latch_compare]);
 
     // the next four, or L for the rest
     b.SetInsertPoint(next);
     llvm::Value *next_first =
-        b.CreateAdd(first, llvm::ConstantInt::get(index, JAM), "", true, true);
+        b.CreateAdd(first, llvm::ConstantInt::get(index, count), "", true, true);
     first->addIncoming(next_first, next);
     b.CreateCondBr(b.CreateICmpEQ(next_first, full), rest, head);
 }
 
 } // namespace
 
-extern "C" bool cc_jam_loops(LLVMValueRef fn_ref, unsigned register_bits)
+extern "C" bool cc_jam_loops(LLVMValueRef fn_ref, unsigned register_bits, unsigned registers)
 {
     llvm::Function &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
     llvm::DominatorTree tree(fn);
@@ -254,7 +292,7 @@ extern "C" bool cc_jam_loops(LLVMValueRef fn_ref, unsigned register_bits)
     std::vector<Candidate> candidates;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
         Candidate c;
-        if (match_loop(*loop, tree, register_bits, c))
+        if (match_loop(*loop, tree, register_bits, registers, c))
             candidates.push_back(c);
     }
     for (Candidate &c : candidates)

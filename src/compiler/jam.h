@@ -1,4 +1,4 @@
-/* jam.h - four work-items' inner loops of the same count run as one
+/* jam.h - several work-items' inner loops of the same count run as one
  * (jam.cpp). */
 #ifndef CPUCL_COMPILER_JAM_H
 #define CPUCL_COMPILER_JAM_H
@@ -13,10 +13,11 @@ extern "C" {
 
 /* Jams fn's work-item loops around one inner loop of a count the same for
  * every work-item that sums in floating point (scalars or vectors, which
- * take registers of register_bits); returns whether fn changed. Runs
+ * take registers of register_bits; registers: how many vector registers
+ * the target has); returns whether fn changed. Runs
  * inside O3, right before the loop vectorizer, after divergent.cpp
  * (optimize.cpp); keeps no analysis valid. */
-bool cc_jam_loops(LLVMValueRef fn, unsigned register_bits);
+bool cc_jam_loops(LLVMValueRef fn, unsigned register_bits, unsigned registers);
 
 #ifdef __cplusplus
 }

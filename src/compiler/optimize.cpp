@@ -74,8 +74,10 @@ struct JamPass : llvm::PassInfoMixin<JamPass> {
         unsigned register_bits =
             (unsigned)target.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                 .getFixedValue();
-        return cc_jam_loops(llvm::wrap(&fn), register_bits) ? llvm::PreservedAnalyses::none()
-                                                            : llvm::PreservedAnalyses::all();
+        unsigned registers = target.getNumberOfRegisters(target.getRegisterClassForType(true));
+        return cc_jam_loops(llvm::wrap(&fn), register_bits, registers)
+                   ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
     }
 };
 

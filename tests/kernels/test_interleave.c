@@ -75,6 +75,7 @@ static const char *source =
     "CHAIN_VECTOR(chain_float8, float8, float, 8, , )\n"
     "CHAIN_VECTOR(chain_double8, double8, double, 8, , )\n"
     "CHAIN_VECTOR(chain_float16, float16, float, 16, , )\n"
+    "CHAIN_VECTOR(chain_double16, double16, double, 16, , )\n"
     "CHAIN_VECTOR(chain_float8_100, float8, float, 8,\n"
     "             __attribute__((reqd_work_group_size(100, 1, 1))), )\n"
     "CHAIN_VECTOR(chain_float8_barrier, float8, float, 8, , barrier(CLK_LOCAL_MEM_FENCE);)\n"
@@ -89,6 +90,7 @@ static const char *source =
     "CHAIN_COUNTED(chain_float8_n, float8, float, 8)\n"
     "CHAIN_COUNTED(chain_double8_n, double8, double, 8)\n"
     "CHAIN_COUNTED(chain_float16_n, float16, float, 16)\n"
+    "CHAIN_COUNTED(chain_double16_n, double16, double, 16)\n"
     "kernel void chain_uint8(global uint *out, uint a)\n"
     "{\n"
     "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
@@ -323,11 +325,13 @@ int main(void)
         check_vector_chain(&h, program, "chain_float8", out, by, locals[l], 8, 0);
         check_vector_chain(&h, program, "chain_double8", out, by, locals[l], 8, 1);
         check_vector_chain(&h, program, "chain_float16", out, by, locals[l], 16, 0);
+        check_vector_chain(&h, program, "chain_double16", out, by, locals[l], 16, 1);
         check_vector_chain(&h, program, "chain_float8_barrier", out, by, locals[l], 8, 0);
         check_uint_chain(&h, program, out, locals[l]);
         check_vector_chain(&h, program, "chain_float8_n", out, by, locals[l], 8, 0);
         check_vector_chain(&h, program, "chain_double8_n", out, by, locals[l], 8, 1);
         check_vector_chain(&h, program, "chain_float16_n", out, by, locals[l], 16, 0);
+        check_vector_chain(&h, program, "chain_double16_n", out, by, locals[l], 16, 1);
     }
     check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
