@@ -210,15 +210,6 @@ static cl_int answer_string(const struct info_out *out, const char *text)
 
 /* --- facts about the machine -------------------------------------------- */
 
-/* The widest vector register kernels are compiled for, in bytes (the
- * host's, or CPUCL_ABI_LEVEL's): the loop vectorizer runs that many bytes
- * of work-items at once (DESIGN: kernels as work-group functions), so it is
- * the natural and the preferred vector width. */
-static cl_uint simd_bytes(void)
-{
-    return cc_vector_bytes();
-}
-
 static const char *vendor_name(const char *cpuid_vendor)
 {
     if (!strcmp(cpuid_vendor, "GenuineIntel"))
@@ -461,27 +452,31 @@ static cl_int device_info(cl_device_id device, cl_device_info param_name,
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return answer_bool(out, CL_TRUE);
 
     /* vector widths: as many lanes as the widest register holds */
+    /* the widest vector register kernels are compiled for (the host's, or
+     * CPUCL_ABI_LEVEL's): the loop vectorizer runs that many bytes of
+     * work-items at once (DESIGN: kernels as work-group functions) */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-        return answer_uint(out, simd_bytes() / sizeof(cl_char));
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_char));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
-        return answer_uint(out, simd_bytes() / sizeof(cl_short));
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_short));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT: return answer_uint(out, simd_bytes() / sizeof(cl_int));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_int));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-        return answer_uint(out, simd_bytes() / sizeof(cl_long));
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_long));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-        return answer_uint(out, simd_bytes() / sizeof(cl_float));
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_float));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-        return answer_uint(out, simd_bytes() / sizeof(cl_double)); /* cl_khr_fp64 */
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_double)); /* cl_khr_fp64 */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
         /* cl_khr_fp16: half arithmetic runs in float lanes (src/builtins/math.cl) */
-        return answer_uint(out, simd_bytes() / sizeof(cl_float));
+        return answer_uint(out, cc_vector_bytes() / sizeof(cl_float));
 
     /* floating point */
     case CL_DEVICE_SINGLE_FP_CONFIG:

@@ -244,12 +244,6 @@ size_t api_kernel_local_mem_size(cl_kernel kernel)
     return total;
 }
 
-/* The work-group size multiple at which the x loop fills SIMD registers. */
-static size_t preferred_multiple(void)
-{
-    return cc_sub_group_size();
-}
-
 /* The device a work-group or sub-group query is about: one of the
  * program's context, or NULL when the context has only one (5.9.3). */
 static bool kernel_device(cl_kernel kernel, cl_device_id *device)
@@ -286,7 +280,7 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
         return API_INFO(size);
     }
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
-        size_t multiple = preferred_multiple();
+        size_t multiple = cc_sub_group_size(); /* the x loop fills the registers */
         return API_INFO(multiple);
     }
     case CL_KERNEL_PRIVATE_MEM_SIZE: {

@@ -88,9 +88,6 @@ namespace
 const unsigned long_chain = 64;
 const unsigned in_flight = 8;
 const unsigned max_count = 8;
-// vector registers left to values the same for every work-item, addresses
-// and the conversions of the index
-const unsigned reserved_registers = 4;
 // instructions of a body run side by side by hand, all copies together
 const unsigned max_side_by_side = 4096;
 
@@ -255,11 +252,12 @@ unsigned chain_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned register_
         return 1;
     measure_pressure(loop, register_bits, body);
     unsigned count = std::min(max_count, in_flight * body.longest / body.operations);
-    if (!body.vectors)
-        count = power_of_two_at_most(count);
-    while (count > 1 && count * body.most_alive + reserved_registers > registers)
-        count = body.vectors ? count - 1 : count / 2;
-    return std::max(count, 1u);
+    if (body.vectors)
+        return cc_work_items_in_registers(count, body.most_alive, registers);
+    count = power_of_two_at_most(count);
+    while (count > 1 && count * body.most_alive + cc_reserved_registers > registers)
+        count /= 2;
+    return count;
 }
 
 unsigned interleave_count(llvm::Loop &loop, llvm::LoopInfo &loops, unsigned trips,

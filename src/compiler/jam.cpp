@@ -47,6 +47,7 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "compiler/jam.h"
@@ -61,8 +62,6 @@ constexpr unsigned JAM = 4;
 // at most, when I touches no memory, and instructions of I, all copies
 constexpr unsigned most_jammed = 8;
 constexpr unsigned most_jammed_instructions = 4096;
-// vector registers left to values the same for every work-item
-constexpr unsigned reserved_registers = 4;
 
 struct Candidate : cc_counted_loop {
     unsigned count;
@@ -156,10 +155,8 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned regi
         size_t size = 0;
         for (const llvm::BasicBlock *block : inner.blocks())
             size += block->size();
-        c.count = most_jammed;
-        while (c.count > 1 && (c.count * sums + reserved_registers > registers ||
-                               c.count * size > most_jammed_instructions))
-            c.count--;
+        c.count = std::min(cc_work_items_in_registers(most_jammed, sums, registers),
+                           (unsigned)(most_jammed_instructions / std::max<size_t>(size, 1)));
         if (c.count < 2)
             return false;
     }
@@ -214,7 +211,7 @@ void jam(Candidate &c)
     b.CreateBr(copies[0].header);
     Copy &last = copies[count - 1];
 
-    // A(x) .. A(x+3), then one loop of I's four bodies, then C(x) .. C(x+3)
+    // every copy's A, then one loop of every copy's I body, then every copy's Z
     for (unsigned k = 0; k < count; k++) {
         Copy &copy = copies[k];
         copy.preheader->getTerminator()->replaceUsesOfWith(
@@ -274,7 +271,7 @@ void jam(Candidate &c)
     for (unsigned k = 0; k < count; k++)
         llvm::RecursivelyDeleteTriviallyDeadInstructions(copies[k].map[c.latch_compare]);
 
-    // the next four, or L for the rest
+    // the next count, or L for the rest
     b.SetInsertPoint(next);
     llvm::Value *next_first =
         b.CreateAdd(first, llvm::ConstantInt::get(index, count), "", true, true);

@@ -99,6 +99,14 @@ unsigned cc_vector_registers(const llvm::Type *type, unsigned register_bits)
     return std::max(1u, (bits + register_bits - 1) / register_bits);
 }
 
+unsigned cc_work_items_in_registers(unsigned most, unsigned registers_each, unsigned registers)
+{
+    unsigned count = most;
+    while (count > 1 && count * registers_each + cc_reserved_registers > registers)
+        count--;
+    return std::max(count, 1u);
+}
+
 bool cc_match_offset(llvm::Value *value, const llvm::Value *iv, const llvm::Loop &loop,
                      bool through_truncs, std::vector<cc_offset_term> &terms)
 {

@@ -37,6 +37,15 @@ bool cc_work_items_may_be_copied(const llvm::Loop &loop);
 // (a float16 takes two with AVX2).
 unsigned cc_vector_registers(const llvm::Type *type, unsigned register_bits);
 
+// Vector registers left to values the same for every work-item, addresses
+// and the conversions of the index when work-items run side by side.
+constexpr unsigned cc_reserved_registers = 4;
+
+// How many work-items, at most `most`, run side by side when each keeps
+// registers_each of the target's `registers` vector registers (and
+// cc_reserved_registers stay free): the largest that fits, at least 1.
+unsigned cc_work_items_in_registers(unsigned most, unsigned registers_each, unsigned registers);
+
 // GVN's partial-redundancy elimination can leave a loop's increment as a
 // phi, in the latch, of one copy of iv + 1 per path that reaches it (when a
 // guarded path uses iv + 1 itself: OpenCV's medianFilter5 reads the pixel at
