@@ -57,6 +57,17 @@
 // The lane loop of C is a work-item loop too: when C holds another loop
 // (two `while` loops one after the other), the next round takes it.
 //
+// When I runs as many iterations for every work-item (cc_same_count: a
+// counter against a bound the same for all, clpeak's chain of `mad`s with
+// its count an argument), its latch is its only exit and no edge passes it
+// by, the lanes run it in lockstep: the inside lane loop runs I's body for
+// every lane with no mask (no `active` test, no select of the old state or
+// of the exit values, which are stored at every iteration and the last
+// one's kept), and a chunk holds up to eight vector registers of lanes,
+// which that loop runs interleaved (`llvm.loop.interleave.count`): eight
+// independent chains for two FMA pipes of four cycles. The vectorizer then
+// leaves one iteration, and SROA the state in registers.
+//
 // Keeps no analysis valid (the pass manager is told so).
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -107,6 +118,13 @@ struct Candidate : cc_counted_loop {
     std::map<llvm::BasicBlock *, Stage> stages;
     llvm::BasicBlock *skip_from = nullptr, *skip_to = nullptr;
     std::set<llvm::BasicBlock *> before_enter, before_skip;
+    // whether the lanes run I in lockstep: as many iterations for every
+    // work-item (cc_same_count), its latch its only exit and no edge passing
+    // it by; then how many vector registers of lanes the inside lane loop
+    // runs interleaved, and I's counter (the same in every lane)
+    bool lockstep = false;
+    llvm::PHINode *counter = nullptr;
+    unsigned interleave = 0;
 };
 
 // Whether a load's address steps through memory with I's iterations: an
@@ -264,12 +282,15 @@ bool match_inner(llvm::Loop &inner, const llvm::DominatorTree &tree, Candidate &
                     return false;
         }
     c.blocks.assign(loop.block_begin(), loop.block_end());
+    c.lockstep = cc_same_count(loop, inner, &c.counter) &&
+                 inner.getExitingBlock() == c.inner_latch && !c.skip_from;
     return true;
 }
 
 // A lane loop's ID: L's (its parallel accesses and marks), with the
-// vectorizer told to vectorize.
-llvm::MDNode *lane_loop_id(llvm::MDNode *id)
+// vectorizer told to vectorize, and to interleave so many vectors when
+// interleave > 1.
+llvm::MDNode *lane_loop_id(llvm::MDNode *id, unsigned interleave)
 {
     llvm::LLVMContext &context = id->getContext();
     std::vector<llvm::Metadata *> operands{nullptr};
@@ -278,6 +299,12 @@ llvm::MDNode *lane_loop_id(llvm::MDNode *id)
     llvm::Metadata *enable[] = {llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
                                 llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context))};
     operands.push_back(llvm::MDNode::get(context, enable));
+    if (interleave > 1) {
+        llvm::Metadata *count[] = {llvm::MDString::get(context, "llvm.loop.interleave.count"),
+                                   llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                       llvm::Type::getInt32Ty(context), interleave))};
+        operands.push_back(llvm::MDNode::get(context, count));
+    }
     llvm::MDNode *lanes = llvm::MDNode::getDistinct(context, operands);
     lanes->replaceOperandWith(0, lanes);
     return lanes;
@@ -339,7 +366,7 @@ struct LaneLoop {
 };
 
 LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, unsigned count,
-                        llvm::MDNode *id, const char *name)
+                        llvm::MDNode *id, const char *name, unsigned interleave = 0)
 {
     LaneLoop l;
     l.preheader = llvm::BasicBlock::Create(context, llvm::Twine(name) + ".start", fn);
@@ -355,8 +382,43 @@ LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, unsigned
     l.lane->addIncoming(next, l.latch);
     llvm::BranchInst *branch =
         b.CreateCondBr(b.CreateICmpEQ(next, b.getInt64(count)), l.exit, l.header);
-    branch->setMetadata(llvm::LLVMContext::MD_loop, lane_loop_id(id));
+    branch->setMetadata(llvm::LLVMContext::MD_loop, lane_loop_id(id, interleave));
     return l;
+}
+
+// In lockstep every lane is active until all leave I together, at its
+// latch: the inside lane loop runs I's body for every lane, and stores
+// what I's exit would take at every iteration (the last one's stays), with
+// no mask for the vectorizer to select by. enter: the branch on the lane's
+// activity; is_active: the inside latch's phi over (header, stays, leaves),
+// followed by the state phis and then the exit phis (exits of them).
+void drop_masks(llvm::BranchInst *enter, llvm::BasicBlock *inner_latch, llvm::BasicBlock *leaves,
+                llvm::PHINode *is_active, size_t exits)
+{
+    llvm::BasicBlock *header = enter->getParent(), *latch = is_active->getParent();
+    llvm::BasicBlock *body = enter->getSuccessor(0);
+    llvm::BranchInst::Create(body, enter);
+    enter->eraseFromParent();
+    auto *branch = llvm::cast<llvm::BranchInst>(inner_latch->getTerminator());
+    llvm::BasicBlock *stays = branch->getSuccessor(branch->getSuccessor(0) == leaves ? 1 : 0);
+    llvm::Value *go_on = branch->getCondition();
+    if (branch->getSuccessor(0) == leaves)
+        go_on = llvm::BinaryOperator::CreateNot(go_on, "go_on", branch);
+    llvm::BranchInst::Create(stays, branch);
+    branch->eraseFromParent();
+    std::vector<llvm::PHINode *> phis;
+    for (llvm::PHINode &phi : latch->phis())
+        phis.push_back(&phi);
+    for (size_t k = phis.size() - exits; k < phis.size(); k++) {
+        auto *exit = llvm::cast<llvm::PHINode>(phis[k]->getIncomingValueForBlock(leaves));
+        phis[k]->setIncomingValueForBlock(stays, exit->getIncomingValueForBlock(inner_latch));
+    }
+    is_active->setIncomingValueForBlock(stays, go_on);
+    for (llvm::PHINode *phi : phis) {
+        phi->removeIncomingValue(header, false);
+        phi->removeIncomingValue(leaves, false);
+    }
+    leaves->eraseFromParent(); // its phis' users are gone with the latch's
 }
 
 void run_in_lanes(Candidate &c, unsigned count)
@@ -401,7 +463,7 @@ void run_in_lanes(Candidate &c, unsigned count)
     first->addIncoming(llvm::ConstantInt::get(index, 0), c.preheader);
     LaneLoop a = make_lane_loop(context, fn, count, id, "before");
     b.CreateBr(a.preheader);
-    LaneLoop i = make_lane_loop(context, fn, count, id, "inside");
+    LaneLoop i = make_lane_loop(context, fn, count, id, "inside", c.interleave);
     llvm::BranchInst::Create(i.preheader, a.exit);
     LaneLoop z = make_lane_loop(context, fn, count, id, "after");
     llvm::BasicBlock *next_chunk = llvm::BasicBlock::Create(context, "chunk.next", fn);
@@ -469,6 +531,18 @@ void run_in_lanes(Candidate &c, unsigned count)
     std::vector<llvm::AllocaInst *> state_arrays;
     std::vector<llvm::Value *> state_old, state_next;
     std::vector<llvm::PHINode *> header_phis;
+    // (in lockstep, I's counter is one phi of the loop around the inside
+    // lane loop, the same for every lane, not an array of copies)
+    llvm::PHINode *counter = nullptr, *counter_copy = nullptr;
+    if (c.lockstep) {
+        counter_copy = llvm::cast<llvm::PHINode>(map[c.counter]);
+        counter = llvm::PHINode::Create(counter_copy->getType(), 2, "counter",
+                                        i.preheader->getFirstNonPHI());
+        counter->addIncoming(counter_copy->getIncomingValueForBlock(inner_preheader), a.exit);
+        counter->addIncoming(counter_copy->getIncomingValueForBlock(inner_latch), i.exit);
+        counter_copy->replaceAllUsesWith(counter);
+        counter_copy->eraseFromParent();
+    }
     for (llvm::PHINode &phi : inner_header->phis()) {
         llvm::AllocaInst *array = lanes.array(phi.getType(), "state");
         llvm::Value *start = phi.getIncomingValueForBlock(inner_preheader);
@@ -508,7 +582,7 @@ void run_in_lanes(Candidate &c, unsigned count)
         exit_arrays.push_back(array);
         exit_old.push_back(lanes.load(b, array, i.lane));
     }
-    b.CreateCondBr(was_active, inner_header, i.latch);
+    llvm::BranchInst *enter = b.CreateCondBr(was_active, inner_header, i.latch);
 
     // inside's latch: what each lane holds now, stored back
     b.SetInsertPoint(i.latch, i.latch->begin());
@@ -538,6 +612,8 @@ void run_in_lanes(Candidate &c, unsigned count)
     any->addIncoming(any_now, i.latch);
     b.SetInsertPoint(i.exit);
     b.CreateCondBr(any_now, i.preheader, z.preheader);
+    if (c.lockstep)
+        drop_masks(enter, inner_latch, leaves, is_active, exit_phis.size());
 
     // after: from its lane loop's head into E (or where the lanes that
     // passed I by go), out into its latch
@@ -616,6 +692,25 @@ void run_in_lanes(Candidate &c, unsigned count)
     c.latch_compare->setOperand(c.count_operand, left);
 }
 
+unsigned bits_of(const llvm::Value *v)
+{
+    unsigned bits = (unsigned)v->getType()->getPrimitiveSizeInBits();
+    return bits ? bits : 64; // a pointer
+}
+
+// The bits of I's widest header phi (at least 32): a vector register of
+// lanes holds register_bits / widest_state of them. In lockstep, of the
+// floating-point ones (the counter, the same in every lane, may be 64-bit
+// where the vectorizer then takes 32).
+unsigned widest_state(const Candidate &c)
+{
+    unsigned widest = 32;
+    for (llvm::PHINode &phi : c.inner_header->phis())
+        if (!c.lockstep || phi.getType()->isFloatingPointTy())
+            widest = std::max(widest, bits_of(&phi));
+    return widest;
+}
+
 // How many lanes a chunk has: as many as keep what each iteration of I
 // holds for its lanes (I's header phis, and the values of A and x it
 // reads; a pointer counts 64 bits) within 24 vector registers, up to four
@@ -624,16 +719,16 @@ void run_in_lanes(Candidate &c, unsigned count)
 // 2048^2 (five floats a lane) took 22.8 ms at 16 lanes (AVX-512), 15.1 at
 // 32, 12.4 at 64, 15.0 at 128; in double (four doubles and an int) 26.5
 // at 16, 20.6 at 32, 24.5 at 64; a binary search 103, 85, 76 and 90 ms.
+// When I runs as many iterations for every lane, no lane idles while
+// others finish: up to eight registers of the widest state, which the
+// inside lane loop runs interleaved (the FMA pipes take eight chains).
 unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
 {
-    auto bits_of = [](const llvm::Value *v) {
-        unsigned bits = (unsigned)v->getType()->getPrimitiveSizeInBits();
-        return bits ? bits : 64;
-    };
     unsigned per_lane = 0;
     std::set<const llvm::Value *> counted;
     for (llvm::PHINode &phi : c.inner_header->phis())
-        per_lane += bits_of(&phi), counted.insert(&phi);
+        if (&phi != c.counter) // (in lockstep, once for all lanes)
+            per_lane += bits_of(&phi), counted.insert(&phi);
     for (llvm::BasicBlock *block : c.inner->blocks())
         for (llvm::Instruction &inst : *block)
             for (const llvm::Value *operand : inst.operands()) {
@@ -642,7 +737,7 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
                     counted.insert(def).second)
                     per_lane += bits_of(def);
             }
-    unsigned lanes = 4 * register_bits / 32;
+    unsigned lanes = c.lockstep ? 8 * register_bits / widest_state(c) : 4 * register_bits / 32;
     while (lanes > 4 && lanes * std::max(per_lane, 32u) > 24 * register_bits)
         lanes /= 2;
     // a constant N (a launch copy's local size, a lane loop of the last
@@ -661,10 +756,7 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
     const llvm::DataLayout &layout = c.header->getModule()->getDataLayout();
     uint64_t most = llvm::computeKnownBits(count, layout).getMaxValue().getLimitedValue();
     if (most < lanes) {
-        unsigned widest = 32;
-        for (llvm::PHINode &phi : c.inner_header->phis())
-            widest = std::max(widest, bits_of(&phi));
-        lanes = register_bits / widest;
+        lanes = register_bits / widest_state(c);
         return most >= lanes ? lanes : 0;
     }
     return lanes;
@@ -691,6 +783,8 @@ bool run_round(llvm::Function &fn, unsigned register_bits, unsigned &budget)
         if (lanes < 4 || budget == 0 || fn.getInstructionCount() > max_function_size)
             continue;
         budget--;
+        if (c.lockstep)
+            c.interleave = lanes / (register_bits / widest_state(c));
         run_in_lanes(c, lanes);
         changed = true;
     }

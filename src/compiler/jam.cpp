@@ -70,40 +70,6 @@ struct Candidate : cc_counted_loop {
     llvm::BasicBlock *inner_preheader, *inner_header, *inner_latch, *inner_exit;
 };
 
-// Whether I runs as many iterations for every work-item of loop: its
-// latch compares a counter (a header phi from a start the same for every
-// work-item, stepping by a constant, or that phi plus a constant) with a
-// bound the same for every work-item.
-bool same_count(const llvm::Loop &loop, const llvm::Loop &inner)
-{
-    auto *branch = llvm::dyn_cast<llvm::BranchInst>(inner.getLoopLatch()->getTerminator());
-    auto *compare = branch && branch->isConditional()
-                        ? llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition())
-                        : nullptr;
-    if (!compare)
-        return false;
-    auto step_of = [](llvm::Value *v, const llvm::Value *from) {
-        auto *add = llvm::dyn_cast<llvm::BinaryOperator>(v);
-        return add && add->getOpcode() == llvm::Instruction::Add && add->getOperand(0) == from &&
-               llvm::isa<llvm::ConstantInt>(add->getOperand(1));
-    };
-    for (unsigned side = 0; side < 2; side++) {
-        llvm::Value *counter = compare->getOperand(side);
-        if (!loop.isLoopInvariant(compare->getOperand(1 - side)))
-            continue;
-        auto *phi = llvm::dyn_cast<llvm::PHINode>(counter);
-        if (auto *add = llvm::dyn_cast<llvm::BinaryOperator>(counter); !phi && add)
-            phi = llvm::dyn_cast<llvm::PHINode>(add->getOperand(0));
-        if (!phi || phi->getParent() != inner.getHeader() || phi->getNumIncomingValues() != 2 ||
-            (counter != phi && !step_of(counter, phi)))
-            continue;
-        if (loop.isLoopInvariant(phi->getIncomingValueForBlock(inner.getLoopPreheader())) &&
-            step_of(phi->getIncomingValueForBlock(inner.getLoopLatch()), phi))
-            return true;
-    }
-    return false;
-}
-
 bool touches_memory(const llvm::Loop &loop)
 {
     for (const llvm::BasicBlock *block : loop.blocks())
@@ -131,7 +97,7 @@ bool match_loop(llvm::Loop &loop, const llvm::DominatorTree &tree, unsigned regi
     if (!inner.isInnermost() || !inner.isLoopSimplifyForm() || !c.inner_exit ||
         inner.getExitingBlock() != c.inner_latch || c.inner_exit == c.header ||
         !tree.dominates(c.inner_preheader, c.latch) || !tree.dominates(c.inner_exit, c.latch) ||
-        !same_count(loop, inner))
+        !cc_same_count(loop, inner))
         return false;
     // one or two sums, counted in registers (a float8 sum is one with
     // AVX2, a float16 two): a loop that already keeps more (a kernel jammed

@@ -91,6 +91,39 @@ bool cc_work_items_may_be_copied(const llvm::Loop &loop)
     return true;
 }
 
+bool cc_same_count(const llvm::Loop &loop, const llvm::Loop &inner, llvm::PHINode **counter_phi)
+{
+    auto *branch = llvm::dyn_cast<llvm::BranchInst>(inner.getLoopLatch()->getTerminator());
+    auto *compare = branch && branch->isConditional()
+                        ? llvm::dyn_cast<llvm::ICmpInst>(branch->getCondition())
+                        : nullptr;
+    if (!compare)
+        return false;
+    auto step_of = [](llvm::Value *v, const llvm::Value *from) {
+        auto *add = llvm::dyn_cast<llvm::BinaryOperator>(v);
+        return add && add->getOpcode() == llvm::Instruction::Add && add->getOperand(0) == from &&
+               llvm::isa<llvm::ConstantInt>(add->getOperand(1));
+    };
+    for (unsigned side = 0; side < 2; side++) {
+        llvm::Value *counter = compare->getOperand(side);
+        if (!loop.isLoopInvariant(compare->getOperand(1 - side)))
+            continue;
+        auto *phi = llvm::dyn_cast<llvm::PHINode>(counter);
+        if (auto *add = llvm::dyn_cast<llvm::BinaryOperator>(counter); !phi && add)
+            phi = llvm::dyn_cast<llvm::PHINode>(add->getOperand(0));
+        if (!phi || phi->getParent() != inner.getHeader() || phi->getNumIncomingValues() != 2 ||
+            (counter != phi && !step_of(counter, phi)))
+            continue;
+        if (loop.isLoopInvariant(phi->getIncomingValueForBlock(inner.getLoopPreheader())) &&
+            step_of(phi->getIncomingValueForBlock(inner.getLoopLatch()), phi)) {
+            if (counter_phi)
+                *counter_phi = phi;
+            return true;
+        }
+    }
+    return false;
+}
+
 unsigned cc_vector_registers(const llvm::Type *type, unsigned register_bits)
 {
     if (!type->isVectorTy())

@@ -32,6 +32,15 @@ bool cc_match_counted_loop(const llvm::Loop &loop, cc_counted_loop &c);
 // after the loop.
 bool cc_work_items_may_be_copied(const llvm::Loop &loop);
 
+// Whether inner, the loop inside the work-item loop `loop`, runs as many
+// iterations for every work-item: its latch compares a counter (a header
+// phi from a start the same for every work-item, stepping by a constant,
+// or that phi plus a constant) with a bound the same for every work-item
+// (jam.cpp jams such loops; divergent.cpp runs their lanes in lockstep);
+// the counter's phi in *counter_phi when it is given.
+bool cc_same_count(const llvm::Loop &loop, const llvm::Loop &inner,
+                   llvm::PHINode **counter_phi = nullptr);
+
 // The vector registers of register_bits a value of type takes: one for a
 // scalar or a narrow vector, several for a vector wider than a register
 // (a float16 takes two with AVX2).

@@ -7,7 +7,11 @@
  * iteration whose start and limit come from both sides of a branch, and
  * two loops one after the other, the second's exit depending on the
  * first's count (the lane loop after the first is taken in turn), and a
- * binary search, whose loop loads the table where its last load said.
+ * binary search, whose loop loads the table where its last load said;
+ * and loops of the same count for every work-item (an argument), which
+ * the lanes run in lockstep without masks: a float and double chain with
+ * a branch inside and its ends used after, and a float chain alone (128
+ * lanes with AVX-512), run with counts 37, 1 and 0.
  * Launched with local sizes below, at and above the vector's width and
  * not dividing it, global offsets, and the same local size several times
  * (the third launch makes a launch copy, codegen.c). Contraction is off in
@@ -107,6 +111,33 @@ static const char *source =
     "    }\n"
     "    at[i] = lo;\n"
     "    seen[i] = probes * 1000 + (lo < n ? table[lo] % 1000 : 999);\n"
+    "}\n"
+    "kernel void lockstep(int n, global float *out, global double *last)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    float x = 0.5f, y = (float)i * 0.25f;\n"
+    "    double d = (double)i;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        x = x * y + (float)((k + i) % 5) * 0.375f - 0.5f;\n"
+    "        y = y * 0.75f + x * 0.125f;\n"
+    "        if (x > 1000.0f)\n"
+    "            x = x * 0.001f;\n"
+    "        d = d * 0.5 + (double)x;\n"
+    "    }\n"
+    "    out[i] = x + y;\n"
+    "    last[i] = d;\n"
+    "}\n"
+    "kernel void chain(int n, global float *out, global float *last)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    float x = 1.0f / (float)(i + 1), y = (float)(i % 7) * 0.125f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        x = y * x + 0.25f;\n"
+    "        y = x * y + 0.5f;\n"
+    "        y = y - (float)(int)y;\n"
+    "    }\n"
+    "    out[i] = x;\n"
+    "    last[i] = y;\n"
     "}\n";
 
 enum { N = 1000, W = 96, H = 64 };
@@ -343,6 +374,42 @@ static void run_lookup(struct harness *h, cl_program program, const size_t *loca
     clReleaseMemObject(in[0]), clReleaseMemObject(in[1]);
 }
 
+static void run_lockstep(struct harness *h, cl_program program, cl_int n, const size_t *local)
+{
+    static float want_out[N], want_x[N], want_y[N];
+    static double want_last[N];
+    for (int i = 0; i < N; i++) {
+        float x = 0.5f, y = (float)i * 0.25f;
+        double d = (double)i;
+        for (int k = 0; k < n; k++) {
+            x = x * y + (float)((k + i) % 5) * 0.375f - 0.5f;
+            y = y * 0.75f + x * 0.125f;
+            if (x > 1000.0f)
+                x = x * 0.001f;
+            d = d * 0.5 + (double)x;
+        }
+        want_out[i] = x + y, want_last[i] = d;
+        x = 1.0f / (float)(i + 1), y = (float)(i % 7) * 0.125f;
+        for (int k = 0; k < n; k++) {
+            x = y * x + 0.25f;
+            y = x * y + 0.5f;
+            y = y - (float)(int)y;
+        }
+        want_x[i] = x, want_y[i] = y;
+    }
+    cl_kernel kernel = harness_kernel(program, "lockstep");
+    REQUIRE(kernel);
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof n, &n));
+    struct outputs o = {
+        {"lockstep out", "lockstep last"}, {want_out, want_last}, {sizeof(float), sizeof(double)}};
+    run_1d(h, kernel, 1, 0, local, &o);
+    kernel = harness_kernel(program, "chain");
+    REQUIRE(kernel);
+    CHECK_OK(clSetKernelArg(kernel, 0, sizeof n, &n));
+    struct outputs c = {{"chain x", "chain y"}, {want_x, want_y}, {sizeof(float), sizeof(float)}};
+    run_1d(h, kernel, 1, 0, local, &c);
+}
+
 int main(void)
 {
     struct harness h = harness_open();
@@ -360,6 +427,8 @@ int main(void)
         run_newton(&h, program, local);
         run_stages(&h, program, local);
         run_lookup(&h, program, local);
+        for (int c = 0; c < 3; c++)
+            run_lockstep(&h, program, (cl_int[]){37, 1, 0}[c], local);
     }
     static const size_t locals2d[][2] = {{16, 4}, {13, 3}, {96, 1}, {32, 2}, {32, 2}, {32, 2}};
     run_escape(&h, program, NULL);
