@@ -284,6 +284,8 @@ bool match_inner(llvm::Loop &inner, const llvm::DominatorTree &tree, Candidate &
     c.blocks.assign(loop.block_begin(), loop.block_end());
     c.lockstep = cc_same_count(loop, inner, &c.counter) &&
                  inner.getExitingBlock() == c.inner_latch && !c.skip_from;
+    if (!c.lockstep)
+        c.counter = nullptr;
     return true;
 }
 
@@ -533,11 +535,10 @@ void run_in_lanes(Candidate &c, unsigned count)
     std::vector<llvm::PHINode *> header_phis;
     // (in lockstep, I's counter is one phi of the loop around the inside
     // lane loop, the same for every lane, not an array of copies)
-    llvm::PHINode *counter = nullptr, *counter_copy = nullptr;
     if (c.lockstep) {
-        counter_copy = llvm::cast<llvm::PHINode>(map[c.counter]);
-        counter = llvm::PHINode::Create(counter_copy->getType(), 2, "counter",
-                                        i.preheader->getFirstNonPHI());
+        auto *counter_copy = llvm::cast<llvm::PHINode>(map[c.counter]);
+        llvm::PHINode *counter = llvm::PHINode::Create(counter_copy->getType(), 2, "counter",
+                                                       i.preheader->getFirstNonPHI());
         counter->addIncoming(counter_copy->getIncomingValueForBlock(inner_preheader), a.exit);
         counter->addIncoming(counter_copy->getIncomingValueForBlock(inner_latch), i.exit);
         counter_copy->replaceAllUsesWith(counter);
@@ -698,15 +699,14 @@ unsigned bits_of(const llvm::Value *v)
     return bits ? bits : 64; // a pointer
 }
 
-// The bits of I's widest header phi (at least 32): a vector register of
-// lanes holds register_bits / widest_state of them. In lockstep, of the
-// floating-point ones (the counter, the same in every lane, may be 64-bit
-// where the vectorizer then takes 32).
+// The bits of I's widest header phi (at least 32) but a lockstep counter
+// (one for all lanes): a vector register of lanes holds register_bits /
+// widest_state of them.
 unsigned widest_state(const Candidate &c)
 {
     unsigned widest = 32;
     for (llvm::PHINode &phi : c.inner_header->phis())
-        if (!c.lockstep || phi.getType()->isFloatingPointTy())
+        if (&phi != c.counter)
             widest = std::max(widest, bits_of(&phi));
     return widest;
 }
