@@ -14,7 +14,8 @@ extern "C" {
 
 /* Runs fn's work-item loops around one such loop in chunks of work-items,
  * four vector registers of register_bits (a power of two, at least 128)
- * of the loop's widest state; returns whether fn changed.
+ * of the loop's widest state, or eight, interleaved and unmasked, when the
+ * loop has the same count for every work-item; returns whether fn changed.
  * Runs inside O3, right before the loop vectorizer (optimize.cpp); keeps
  * no analysis valid. */
 bool cc_run_divergent_loops_in_lanes(LLVMValueRef fn, unsigned register_bits);
