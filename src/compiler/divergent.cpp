@@ -388,41 +388,6 @@ LaneLoop make_lane_loop(llvm::LLVMContext &context, llvm::Function *fn, unsigned
     return l;
 }
 
-// In lockstep every lane is active until all leave I together, at its
-// latch: the inside lane loop runs I's body for every lane, and stores
-// what I's exit would take at every iteration (the last one's stays), with
-// no mask for the vectorizer to select by. enter: the branch on the lane's
-// activity; is_active: the inside latch's phi over (header, stays, leaves),
-// followed by the state phis and then the exit phis (exits of them).
-void drop_masks(llvm::BranchInst *enter, llvm::BasicBlock *inner_latch, llvm::BasicBlock *leaves,
-                llvm::PHINode *is_active, size_t exits)
-{
-    llvm::BasicBlock *header = enter->getParent(), *latch = is_active->getParent();
-    llvm::BasicBlock *body = enter->getSuccessor(0);
-    llvm::BranchInst::Create(body, enter);
-    enter->eraseFromParent();
-    auto *branch = llvm::cast<llvm::BranchInst>(inner_latch->getTerminator());
-    llvm::BasicBlock *stays = branch->getSuccessor(branch->getSuccessor(0) == leaves ? 1 : 0);
-    llvm::Value *go_on = branch->getCondition();
-    if (branch->getSuccessor(0) == leaves)
-        go_on = llvm::BinaryOperator::CreateNot(go_on, "go_on", branch);
-    llvm::BranchInst::Create(stays, branch);
-    branch->eraseFromParent();
-    std::vector<llvm::PHINode *> phis;
-    for (llvm::PHINode &phi : latch->phis())
-        phis.push_back(&phi);
-    for (size_t k = phis.size() - exits; k < phis.size(); k++) {
-        auto *exit = llvm::cast<llvm::PHINode>(phis[k]->getIncomingValueForBlock(leaves));
-        phis[k]->setIncomingValueForBlock(stays, exit->getIncomingValueForBlock(inner_latch));
-    }
-    is_active->setIncomingValueForBlock(stays, go_on);
-    for (llvm::PHINode *phi : phis) {
-        phi->removeIncomingValue(header, false);
-        phi->removeIncomingValue(leaves, false);
-    }
-    leaves->eraseFromParent(); // its phis' users are gone with the latch's
-}
-
 void run_in_lanes(Candidate &c, unsigned count)
 {
     llvm::Function *fn = c.header->getParent();
@@ -519,22 +484,12 @@ void run_in_lanes(Candidate &c, unsigned count)
     };
     auto leaving = [&](llvm::Value *v) { return ending(available(v, true), available(v, false)); };
 
-    // inside: the lanes' activity, then I's header phis from their arrays
+    // inside: I's header phis from their arrays (in lockstep, I's counter is
+    // one phi of the loop around the inside lane loop, the same for every
+    // lane, not an array of copies)
     llvm::PHINode *any = llvm::PHINode::Create(b.getInt1Ty(), 2, "any", i.header->getFirstNonPHI());
     any->addIncoming(b.getFalse(), i.preheader);
     b.SetInsertPoint(i.header);
-    llvm::AllocaInst *active = lanes.array(b.getInt8Ty(), "active");
-    llvm::Value *was_active = b.CreateICmpNE(lanes.load(b, active, i.lane), b.getInt8(0));
-    llvm::BasicBlock *stays = llvm::BasicBlock::Create(context, "inside.stays", fn);
-    llvm::BasicBlock *leaves = llvm::BasicBlock::Create(context, "inside.leaves", fn);
-    stage[stays] = stage[leaves] = inside;
-    llvm::Value *enters = ending(b.getInt8(1), b.getInt8(0));
-    lanes.store(ends, enters, active, a.lane);
-    std::vector<llvm::AllocaInst *> state_arrays;
-    std::vector<llvm::Value *> state_old, state_next;
-    std::vector<llvm::PHINode *> header_phis;
-    // (in lockstep, I's counter is one phi of the loop around the inside
-    // lane loop, the same for every lane, not an array of copies)
     if (c.lockstep) {
         auto *counter_copy = llvm::cast<llvm::PHINode>(map[c.counter]);
         llvm::PHINode *counter = llvm::PHINode::Create(counter_copy->getType(), 2, "counter",
@@ -544,6 +499,9 @@ void run_in_lanes(Candidate &c, unsigned count)
         counter_copy->replaceAllUsesWith(counter);
         counter_copy->eraseFromParent();
     }
+    std::vector<llvm::AllocaInst *> state_arrays;
+    std::vector<llvm::Value *> state_old, state_next;
+    std::vector<llvm::PHINode *> header_phis;
     for (llvm::PHINode &phi : inner_header->phis()) {
         llvm::AllocaInst *array = lanes.array(phi.getType(), "state");
         llvm::Value *start = phi.getIncomingValueForBlock(inner_preheader);
@@ -559,62 +517,95 @@ void run_in_lanes(Candidate &c, unsigned count)
         state_next.push_back(phi->getIncomingValueForBlock(inner_latch));
         phi->eraseFromParent();
     }
-    inner_latch->getTerminator()->replaceUsesOfWith(inner_header, stays);
     inner_latch->getTerminator()->setMetadata(llvm::LLVMContext::MD_loop, nullptr);
-    llvm::BranchInst::Create(i.latch, stays);
 
-    // I's exits: E's phis move into `leaves`, their values into arrays
-    for (llvm::BasicBlock *block : copies)
-        if (stage[block] == inside)
-            block->getTerminator()->replaceUsesOfWith(inner_exit, leaves);
+    // I's exits: E's phis, read by C from arrays
     std::vector<llvm::PHINode *> exit_phis;
-    for (llvm::PHINode &phi : llvm::make_early_inc_range(inner_exit->phis())) {
-        phi.moveBefore(*leaves, leaves->end());
+    for (llvm::PHINode &phi : inner_exit->phis())
         exit_phis.push_back(&phi);
-    }
-    llvm::BranchInst::Create(i.latch, leaves);
     std::vector<llvm::AllocaInst *> exit_arrays;
-    std::vector<llvm::Value *> exit_old;
     llvm::IRBuilder<> then(z.header);
     for (llvm::PHINode *phi : exit_phis) {
         llvm::AllocaInst *array = lanes.array(phi->getType(), "exit");
         lanes.store(ends, llvm::Constant::getNullValue(phi->getType()), array, a.lane);
         phi->replaceAllUsesWith(lanes.load(then, array, z.lane));
         exit_arrays.push_back(array);
-        exit_old.push_back(lanes.load(b, array, i.lane));
     }
-    llvm::BranchInst *enter = b.CreateCondBr(was_active, inner_header, i.latch);
+    std::vector<std::pair<llvm::Value *, llvm::AllocaInst *>> now;
+    llvm::Value *is_active, *enters = ending(b.getInt8(1), b.getInt8(0));
+    if (c.lockstep) {
+        // every lane runs I's body, with no mask: I's latch goes on to the
+        // lane loop's, where the next state and what I's exit would take
+        // are stored (at every iteration; the last one's stay), and all
+        // lanes go on while the counter does
+        auto *branch = llvm::cast<llvm::BranchInst>(inner_latch->getTerminator());
+        is_active = branch->getCondition();
+        b.CreateBr(inner_header);
+        b.SetInsertPoint(i.latch, i.latch->begin());
+        if (branch->getSuccessor(0) == inner_exit)
+            is_active = b.CreateNot(is_active, "go_on");
+        llvm::BranchInst::Create(i.latch, branch);
+        branch->eraseFromParent();
+        for (size_t k = 0; k < state_arrays.size(); k++)
+            now.push_back({state_next[k], state_arrays[k]});
+        for (size_t k = 0; k < exit_arrays.size(); k++) {
+            now.push_back({exit_phis[k]->getIncomingValueForBlock(inner_latch), exit_arrays[k]});
+            exit_phis[k]->eraseFromParent();
+        }
+    } else {
+        // each lane's activity: a lane that was active runs one iteration
+        // of I, and stays, or leaves with E's phis; the latch's phis hold
+        // what each lane holds now
+        llvm::AllocaInst *active = lanes.array(b.getInt8Ty(), "active");
+        llvm::Value *was_active = b.CreateICmpNE(lanes.load(b, active, i.lane), b.getInt8(0));
+        lanes.store(ends, enters, active, a.lane);
+        llvm::BasicBlock *stays = llvm::BasicBlock::Create(context, "inside.stays", fn);
+        llvm::BasicBlock *leaves = llvm::BasicBlock::Create(context, "inside.leaves", fn);
+        stage[stays] = stage[leaves] = inside;
+        inner_latch->getTerminator()->replaceUsesOfWith(inner_header, stays);
+        llvm::BranchInst::Create(i.latch, stays);
+        for (llvm::BasicBlock *block : copies)
+            if (stage[block] == inside)
+                block->getTerminator()->replaceUsesOfWith(inner_exit, leaves);
+        for (llvm::PHINode *phi : exit_phis)
+            phi->moveBefore(*leaves, leaves->end());
+        llvm::BranchInst::Create(i.latch, leaves);
+        std::vector<llvm::Value *> exit_old;
+        for (llvm::AllocaInst *array : exit_arrays)
+            exit_old.push_back(lanes.load(b, array, i.lane));
+        b.CreateCondBr(was_active, inner_header, i.latch);
 
-    // inside's latch: what each lane holds now, stored back
-    b.SetInsertPoint(i.latch, i.latch->begin());
-    llvm::PHINode *is_active = b.CreatePHI(b.getInt1Ty(), 3, "active.now");
-    is_active->addIncoming(b.getFalse(), i.header);
-    is_active->addIncoming(b.getTrue(), stays);
-    is_active->addIncoming(b.getFalse(), leaves);
-    std::vector<std::pair<llvm::PHINode *, llvm::AllocaInst *>> now;
-    for (size_t k = 0; k < state_arrays.size(); k++) {
-        llvm::PHINode *phi = b.CreatePHI(state_old[k]->getType(), 3);
-        phi->addIncoming(state_old[k], i.header);
-        phi->addIncoming(state_next[k], stays);
-        phi->addIncoming(state_old[k], leaves);
-        now.push_back({phi, state_arrays[k]});
+        b.SetInsertPoint(i.latch, i.latch->begin());
+        llvm::PHINode *active_now = b.CreatePHI(b.getInt1Ty(), 3, "active.now");
+        active_now->addIncoming(b.getFalse(), i.header);
+        active_now->addIncoming(b.getTrue(), stays);
+        active_now->addIncoming(b.getFalse(), leaves);
+        for (size_t k = 0; k < state_arrays.size(); k++) {
+            llvm::PHINode *phi = b.CreatePHI(state_old[k]->getType(), 3);
+            phi->addIncoming(state_old[k], i.header);
+            phi->addIncoming(state_next[k], stays);
+            phi->addIncoming(state_old[k], leaves);
+            now.push_back({phi, state_arrays[k]});
+        }
+        for (size_t k = 0; k < exit_arrays.size(); k++) {
+            llvm::PHINode *phi = b.CreatePHI(exit_phis[k]->getType(), 3);
+            phi->addIncoming(exit_old[k], i.header);
+            phi->addIncoming(exit_old[k], stays);
+            phi->addIncoming(exit_phis[k], leaves);
+            now.push_back({phi, exit_arrays[k]});
+        }
+        now.push_back({b.CreateZExt(active_now, b.getInt8Ty()), active});
+        is_active = active_now;
     }
-    for (size_t k = 0; k < exit_arrays.size(); k++) {
-        llvm::PHINode *phi = b.CreatePHI(exit_phis[k]->getType(), 3);
-        phi->addIncoming(exit_old[k], i.header);
-        phi->addIncoming(exit_old[k], stays);
-        phi->addIncoming(exit_phis[k], leaves);
-        now.push_back({phi, exit_arrays[k]});
-    }
-    for (auto [phi, array] : now)
-        lanes.store(b, phi, array, i.lane);
-    lanes.store(b, b.CreateZExt(is_active, b.getInt8Ty()), active, i.lane);
+
+    // inside's latch: what each lane holds now, stored back; another round
+    // of the lanes while any is active
+    for (auto [value, array] : now)
+        lanes.store(b, value, array, i.lane);
     llvm::Value *any_now = b.CreateOr(any, is_active);
     any->addIncoming(any_now, i.latch);
     b.SetInsertPoint(i.exit);
     b.CreateCondBr(any_now, i.preheader, z.preheader);
-    if (c.lockstep)
-        drop_masks(enter, inner_latch, leaves, is_active, exit_phis.size());
 
     // after: from its lane loop's head into E (or where the lanes that
     // passed I by go), out into its latch
@@ -722,7 +713,8 @@ unsigned widest_state(const Candidate &c)
 // When I runs as many iterations for every lane, no lane idles while
 // others finish: up to eight registers of the widest state, which the
 // inside lane loop runs interleaved (the FMA pipes take eight chains).
-unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
+// widest: widest_state(c).
+unsigned chunk_lanes(const Candidate &c, unsigned register_bits, unsigned widest)
 {
     unsigned per_lane = 0;
     std::set<const llvm::Value *> counted;
@@ -737,7 +729,7 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
                     counted.insert(def).second)
                     per_lane += bits_of(def);
             }
-    unsigned lanes = c.lockstep ? 8 * register_bits / widest_state(c) : 4 * register_bits / 32;
+    unsigned lanes = c.lockstep ? 8 * register_bits / widest : 4 * register_bits / 32;
     while (lanes > 4 && lanes * std::max(per_lane, 32u) > 24 * register_bits)
         lanes /= 2;
     // a constant N (a launch copy's local size, a lane loop of the last
@@ -756,7 +748,7 @@ unsigned chunk_lanes(const Candidate &c, unsigned register_bits)
     const llvm::DataLayout &layout = c.header->getModule()->getDataLayout();
     uint64_t most = llvm::computeKnownBits(count, layout).getMaxValue().getLimitedValue();
     if (most < lanes) {
-        lanes = register_bits / widest_state(c);
+        lanes = register_bits / widest;
         return most >= lanes ? lanes : 0;
     }
     return lanes;
@@ -779,12 +771,13 @@ bool run_round(llvm::Function &fn, unsigned register_bits, unsigned &budget)
     }
     bool changed = false;
     for (Candidate &c : candidates) {
-        unsigned lanes = chunk_lanes(c, register_bits);
+        unsigned widest = widest_state(c);
+        unsigned lanes = chunk_lanes(c, register_bits, widest);
         if (lanes < 4 || budget == 0 || fn.getInstructionCount() > max_function_size)
             continue;
         budget--;
         if (c.lockstep)
-            c.interleave = lanes / (register_bits / widest_state(c));
+            c.interleave = lanes / (register_bits / widest);
         run_in_lanes(c, lanes);
         changed = true;
     }
