@@ -411,16 +411,21 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
 // ... }`. Unrolled whole, each work-item is one chain of thousands of
 // operations, each waiting for the one before (four cycles an FMA), too
 // long for out-of-order execution to reach the next work-items' chains:
-// 23 GFLOPS on AVX2 for 2048 mads a work-item. Run as the interchange
-// below, each iteration runs for the group's vectors of work-items one
-// after another, short independent chains the core overlaps: 50-60 GFLOPS
-// at any local size, and a fraction of the unrolled code to compile. So
-// such a loop is not unrolled and goes to the interchange whatever its
-// trip count when the chain it carries (C operations from the header phis
-// to the latch's values) spans trips * C >= 64 operations and fewer than
-// four lanes' worth of operations run beside it (N < 4C, a vector
-// operation counted once per lane: a float4 loop's four chains, once
-// scalarized, already keep the FMA pipes busy unrolled, 97 GFLOPS).
+// 23 GFLOPS on AVX2 for 2048 mads a work-item. So such a loop is not
+// unrolled whatever its trip count, and a fraction of the unrolled code
+// is compiled: it stays a loop inside the work-item loop (with no memory
+// access, accesses_favour_lanes gives it no loop barrier), which
+// divergent.cpp runs for a chunk of work-items in lockstep, eight vector
+// registers of independent chains (clpeak float 339-363 GFLOPS on
+// AVX-512). Taken when the chain it carries (C operations from the header
+// phis to the latch's values) spans trips * C >= 64 operations and at most
+// four chains' worth of operations run in it (N <= 4C, a vector operation
+// counted once per lane): a float4 chain's loop unrolled and scalarized ran
+// four chains side by side, half of what two FMA pipes of four cycles
+// take (clpeak float4 190-210 GFLOPS on AVX-512, 111 at x86-64-v3; kept a
+// loop, 350-390 and 190; double4 100-110 -> 170-196). More beside the
+// chain (a float8's eight, which interleave.cpp runs side by side) fills
+// the pipes unrolled.
 bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
 {
     llvm::BasicBlock *latch = loop->getLoopLatch();
@@ -457,7 +462,7 @@ bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
             if (found != depth.end())
                 carried = std::max<uint64_t>(carried, found->second);
         }
-    return carried && carried * trips >= 64 && operations < 4 * carried;
+    return carried && carried * trips >= 64 && operations <= 4 * carried;
 }
 
 // Whether a value is the same for every work-item that computes it.

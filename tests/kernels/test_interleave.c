@@ -1,7 +1,8 @@
 /* test_interleave.c - kernels whose work-items each run one long chain of
  * floating-point operations, and conversions of work-item indices to
- * floating point. A loop that carries the chain and touches no memory runs
- * as loop barriers (src/compiler/loops.cpp); one that reads its factors
+ * floating point. A loop that carries the chain and touches no memory stays
+ * a loop (src/compiler/loops.cpp), which work-items run in lockstep lanes
+ * (src/compiler/divergent.cpp); one that reads its factors
  * from memory is unrolled whole, and when the local size is known the
  * compiler runs several vectors of work-items' chains side by side
  * (src/compiler/interleave.cpp). Conversions of the work-item indices are
@@ -15,8 +16,10 @@
  * the same local sizes, a required one of 100, and one with a barrier after
  * the chain (run as regions); and a uint8 chain of multiplies and adds. The
  * same vector chains with their count an argument, a loop in each
- * work-item, run four work-items in one loop (src/compiler/jam.cpp). The chains are explicit
- * fma() and products with contraction off, so each result equals the host's bit for bit. */
+ * work-item, run four work-items in one loop (src/compiler/jam.cpp). float4 and double4 chains
+ * of one fma() after another (clpeak's kind: four chains a work-item, no memory in the loop) are
+ * scalarized and run in those lanes too. The chains are explicit fma() and products with
+ * contraction off, so each result equals the host's bit for bit. */
 #include <math.h>
 #include <stdint.h>
 
@@ -91,6 +94,18 @@ static const char *source =
     "CHAIN_COUNTED(chain_double8_n, double8, double, 8)\n"
     "CHAIN_COUNTED(chain_float16_n, float16, float, 16)\n"
     "CHAIN_COUNTED(chain_double16_n, double16, double, 16)\n"
+    "#define CHAIN_TIGHT(name, T, S, W)                                           \\\n"
+    "kernel void name(global S *out, S a, constant float *f)                      \\\n"
+    "{                                                                            \\\n"
+    "    T k = convert_##T(vload##W(0, lanes));                                   \\\n"
+    "    T x = a + (S)get_local_id(0) + k * (S)0.125, y = (S)get_global_id(0) * (S)0.25 + k; \\\n"
+    "    for (int i = 0; i < STEPS; i++) {                                        \\\n"
+    "        x = fma(y, (T)(S)-0.375, x); y = fma(x, (T)(S)0.375, y);             \\\n"
+    "    }                                                                        \\\n"
+    "    vstore##W(x - y, get_global_id(0), out);                                 \\\n"
+    "}\n"
+    "CHAIN_TIGHT(tight_float4, float4, float, 4)\n"
+    "CHAIN_TIGHT(tight_double4, double4, double, 4)\n"
     "kernel void chain_uint8(global uint *out, uint a)\n"
     "{\n"
     "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
@@ -166,13 +181,34 @@ static double chain_lane_double(size_t local_id, size_t global_id, int c, const 
     return x - y;
 }
 
+/* Lane c of the tight_ kernels' result: each step one fma after the last. */
+static float tight_lane_float(size_t local_id, size_t global_id, int c)
+{
+    float x = 1.5f + (float)local_id + (float)c * 0.125f, y = (float)global_id * 0.25f + (float)c;
+    for (int i = 0; i < STEPS; i++) {
+        x = fmaf(y, -0.375f, x);
+        y = fmaf(x, 0.375f, y);
+    }
+    return x - y;
+}
+
+static double tight_lane_double(size_t local_id, size_t global_id, int c)
+{
+    double x = 1.5 + (double)local_id + (double)c * 0.125, y = (double)global_id * 0.25 + c;
+    for (int i = 0; i < STEPS; i++) {
+        x = fma(y, -0.375, x);
+        y = fma(x, 0.375, y);
+    }
+    return x - y;
+}
+
 /* Launches the vector chain `name` (width lanes of float or double) over
  * ITEMS work-items and compares every lane with the host's. */
 static void check_vector_chain(struct harness *h, cl_program program, const char *name, cl_mem out,
                                cl_mem factor_buffer, size_t local, int width, int is_double)
 {
     /* the counted chains use chain_float's constant factors */
-    int counted = name[strlen(name) - 1] == 'n';
+    int counted = name[strlen(name) - 1] == 'n', tight = !strncmp(name, "tight_", 6);
     const float *f = counted ? constants : factors;
     cl_kernel kernel = harness_kernel(program, name);
     REQUIRE(kernel);
@@ -197,7 +233,12 @@ static void check_vector_chain(struct harness *h, cl_program program, const char
     for (size_t v = 0; v < values; v++) {
         size_t g = v / (size_t)width, l = g % local;
         int c = (int)(v % (size_t)width);
-        int wrong = is_double ? got_double[v] != chain_lane_double(l, g, c, f)
+        int wrong;
+        if (tight)
+            wrong = is_double ? got_double[v] != tight_lane_double(l, g, c)
+                              : got_float[v] != tight_lane_float(l, g, c);
+        else
+            wrong = is_double ? got_double[v] != chain_lane_double(l, g, c, f)
                               : got_float[v] != chain_lane_float(l, g, c, f);
         if (wrong && bad++ < 3)
             fprintf(stderr, "%s: work-item %zu lane %d differs\n", name, g, c);
@@ -332,6 +373,8 @@ int main(void)
         check_vector_chain(&h, program, "chain_double8_n", out, by, locals[l], 8, 1);
         check_vector_chain(&h, program, "chain_float16_n", out, by, locals[l], 16, 0);
         check_vector_chain(&h, program, "chain_double16_n", out, by, locals[l], 16, 1);
+        check_vector_chain(&h, program, "tight_float4", out, by, locals[l], 4, 0);
+        check_vector_chain(&h, program, "tight_double4", out, by, locals[l], 4, 1);
     }
     check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
