@@ -71,6 +71,9 @@ const unsigned max_unrolled_size = 4096;
 // the same for a nest, counted before O3 has simplified anything: the
 // unoptimised body of an inner loop is several times what it becomes
 const unsigned max_unrolled_nest_size = 16384;
+// the chains' worth of operations in a loop carrying a long chain that is
+// kept a loop (long_chains)
+const unsigned max_long_chains = 8;
 
 bool divergent(LLVMValueRef *values, size_t count, llvm::Value *v)
 {
@@ -405,32 +408,33 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
     return true;
 }
 
-// Whether a loop carries one long chain of floating-point operations from
-// each iteration to the next with little beside it and no memory access:
-// clpeak's `for (i = 0; i < 128; i++) { x = mad(y, x, y); y = mad(x, y, x);
-// ... }`. Unrolled whole, each work-item is one chain of thousands of
-// operations, each waiting for the one before (four cycles an FMA), too
-// long for out-of-order execution to reach the next work-items' chains:
-// 23 GFLOPS on AVX2 for 2048 mads a work-item. So such a loop is not
-// unrolled whatever its trip count, and a fraction of the unrolled code
-// is compiled: it stays a loop inside the work-item loop (with no memory
-// access, accesses_favour_lanes gives it no loop barrier), which
-// divergent.cpp runs for a chunk of work-items in lockstep, eight vector
-// registers of independent chains (clpeak float 339-363 GFLOPS on
-// AVX-512). Taken when the chain it carries (C operations from the header
-// phis to the latch's values) spans trips * C >= 64 operations and at most
-// four chains' worth of operations run in it (N <= 4C, a vector operation
-// counted once per lane): a float4 chain's loop unrolled and scalarized ran
-// four chains side by side, half of what two FMA pipes of four cycles
-// take (clpeak float4 190-210 GFLOPS on AVX-512, 111 at x86-64-v3; kept a
-// loop, 350-390 and 190; double4 100-110 -> 170-196). More beside the
-// chain (a float8's eight, which interleave.cpp runs side by side) fills
-// the pipes unrolled.
-bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
+// How many chains' worth of operations a loop runs when it carries one
+// long chain of floating-point operations from each iteration to the next
+// and touches no memory (0 when it does not): clpeak's `for (i = 0; i <
+// 128; i++) { x = mad(y, x, y); y = mad(x, y, x); ... }`, one. Unrolled
+// whole, each work-item is one chain of thousands of operations, each
+// waiting for the one before (four cycles an FMA), too long for
+// out-of-order execution to reach the next work-items' chains: 23 GFLOPS
+// on AVX2 for 2048 mads a work-item. So a loop of at most max_long_chains
+// (N <= 8C: C operations from the header phis to the latch's values, N in
+// the loop, a vector operation counted once per lane) spanning trips * C
+// >= 64 operations is not unrolled whatever its trip count, and a fraction
+// of the unrolled code is compiled: it stays a loop inside the work-item
+// loop (with no memory access, accesses_favour_lanes gives it no loop
+// barrier), which divergent.cpp runs for a chunk of work-items in lockstep,
+// eight vector registers of independent chains, once its vector values are
+// scalarized (workgroup.c's scalarizing_pays, told of the kept loops,
+// takes a float8 that fills half a register then too). clpeak on AVX-512:
+// float 153 -> 339-363 GFLOPS (thirty-fourth session), float4 190-210 ->
+// 350-390 and double4 100-110 -> 170-196, whose four chains a work-item had
+// been unrolled and scalarized, half of what two FMA pipes of four cycles
+// take; float8 195 -> 355-377, run whole before (half-register operations),
+// 280 -> 40 ms to compile (thirty-fifth); at x86-64-v3 float4 111 -> 190.
+unsigned long_chains(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
 {
     llvm::BasicBlock *latch = loop->getLoopLatch();
     if (!trips || !loop->isInnermost() || !latch)
-        return false;
+        return 0;
     llvm::LoopBlocksRPO blocks(loop);
     blocks.perform(&loops);
     llvm::DenseMap<const llvm::Value *, unsigned> depth;
@@ -438,7 +442,7 @@ bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
     for (llvm::BasicBlock *bb : blocks)
         for (llvm::Instruction &inst : *bb) {
             if (inst.mayReadOrWriteMemory() && !llvm::isa<llvm::CallInst>(inst))
-                return false;
+                return 0;
             unsigned d = 0;
             if (!(llvm::isa<llvm::PHINode>(inst) && bb == loop->getHeader()))
                 for (const llvm::Use &use : inst.operands()) {
@@ -462,7 +466,9 @@ bool carries_long_chain(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
             if (found != depth.end())
                 carried = std::max<uint64_t>(carried, found->second);
         }
-    return carried && carried * trips >= 64 && operations <= 4 * carried;
+    if (!carried || carried * trips < 64)
+        return 0;
+    return (unsigned)std::min<uint64_t>((operations + carried - 1) / carried, UINT32_MAX);
 }
 
 // Whether a value is the same for every work-item that computes it.
@@ -678,7 +684,8 @@ void coalesce_atomics(llvm::Function &fn, llvm::ArrayRef<llvm::Loop *> loops)
 } // namespace
 
 extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef prologue,
-                                         bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier)
+                                         bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier,
+                                         bool *kept_chains)
 {
     auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
     LLVMValueRef *values = nullptr;
@@ -698,11 +705,13 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     llvm::SmallPtrSet<const llvm::Loop *, 8> chains;
     for (llvm::Loop *loop : llvm::reverse(preorder)) {
         unsigned trips = evolution.getSmallConstantTripCount(loop);
-        if (carries_long_chain(loop, trips, loops))
+        unsigned n = long_chains(loop, trips, loops);
+        if (n && n <= max_long_chains)
             chains.insert(loop);
         else if (trips)
             unroll_whole(loop, trips, is_barrier, loops, unrolled);
     }
+    *kept_chains = !chains.empty();
     for (llvm::Loop *loop : preorder) {
         if (!loop->isInnermost() || unrolled.count(loop) || headers.size() == max_loop_barriers)
             continue;

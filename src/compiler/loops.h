@@ -17,9 +17,11 @@ extern "C" {
  * alike and whose body gains from running work-items as lanes (loops.cpp
  * says which). `prologue` is fn's entry block of per-group values, as for
  * cc_find_divergent; `is_barrier` tells barrier calls. Returns how many
- * barriers it added. */
+ * barriers it added; *kept_chains says whether it kept a loop that
+ * carries a long chain from unrolling (for scalarizing_pays). */
 unsigned cc_add_loop_barriers(LLVMValueRef fn, LLVMBasicBlockRef prologue,
-                              bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier);
+                              bool (*is_barrier)(LLVMValueRef), LLVMValueRef barrier,
+                              bool *kept_chains);
 
 /* Whether every vector load and store of the work-item function `fn`
  * reaches the next vector (or the same one) for the next work-item in x. */

@@ -363,9 +363,13 @@ static bool scalarize_wanted(void)
 
 /* Whether the work-item loops of a kernel gain from having its vector
  * values scalarized (scalarize.cpp), unless CPUCL_SCALARIZE=0: no vector
- * has more than 4 lanes, and the vectors it loads and stores are
- * narrower than the host's registers (a float4 on AVX2, not a double4,
- * but see the end).
+ * has more than 4 lanes (8 when the kernel has a loop that carries a long
+ * chain, kept_chains, and it fills at most half a register: a float8 on
+ * AVX-512, each operation of whose chains ran at half the machine's width,
+ * clpeak's float8 195 -> 355-377 GFLOPS; in general a float8 sin was 1.1-1.3x
+ * slower scalarized and a uchar8 kernel on AVX2 2.8x), and the vectors it
+ * loads and stores are narrower than the host's registers (a float4 on
+ * AVX2, not a double4, but see the end).
  * Their components then take the registers' full width across the
  * work-items: on AVX2, float4 sin, cos, exp and pow 1.45x faster, uchar4
  * pixels through float4 5x, float3 cross products and normalize 1.25x,
@@ -373,7 +377,7 @@ static bool scalarize_wanted(void)
  * the same. Others lose: a double4 log 1.1x slower (its loads filled the
  * registers already); a uchar16 kernel 6x slower, and 2 s to compile
  * (16-way interleaving); float16 arithmetic 1.35x slower. */
-static bool scalarizing_pays(LLVMValueRef fn)
+static bool scalarizing_pays(LLVMValueRef fn, bool kept_chains)
 {
     if (!scalarize_wanted())
         return false;
@@ -388,7 +392,9 @@ static bool scalarizing_pays(LLVMValueRef fn)
                 LLVMTypeRef type = LLVMTypeOf(k < 0 ? inst : LLVMGetOperand(inst, (unsigned)k));
                 if (LLVMGetTypeKind(type) != LLVMVectorTypeKind)
                     continue;
-                if (LLVMGetVectorSize(type) > 4)
+                unsigned lanes = LLVMGetVectorSize(type);
+                if (lanes > 8 ||
+                    (lanes > 4 && (!kept_chains || 2 * cc_type_bits(type) > register_bits)))
                     return false;
                 bool full = cc_type_bits(type) >= register_bits;
                 full_loads |= full && LLVMIsALoadInst(inst);
@@ -655,7 +661,7 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
             e = cc_place_locals(wgs[i].fn, wgs[i].entry, wgs[i].local_mem, wgs[i].kernel, log);
         if (!e && wgs[i].form != FIBERS)
             cc_localize_atomics(b, wgs[i].fn);
-        if (!e && wgs[i].form == LOOPS && scalarizing_pays(wgs[i].fn))
+        if (!e && wgs[i].form == LOOPS && scalarizing_pays(wgs[i].fn, false))
             cc_scalarize_work_items(wgs[i].fn);
         if (!e && wgs[i].form == LOOPS)
             mark_parallel(&wgs[i]);
@@ -720,11 +726,12 @@ cl_int cc_make_workgroup_functions(LLVMModuleRef module, struct cc_kernel_info *
          * barrier: one constant global, not a copy per work-item */
         cc_share_constant_arrays(wgs[i].fn);
         unsigned added = 0;
+        bool kept_chains = false;
         if (loop_barriers_wanted())
             added = cc_add_loop_barriers(wgs[i].fn, LLVMGetEntryBasicBlock(wgs[i].fn), split_at,
-                                         barrier_declaration(module));
+                                         barrier_declaration(module), &kept_chains);
         /* (with loop barriers, loops.cpp has scalarized it already) */
-        if (!added && scalarizing_pays(wgs[i].fn) &&
+        if (!added && scalarizing_pays(wgs[i].fn, kept_chains) &&
             cc_vector_accesses_follow_lanes(wgs[i].fn))
             cc_scalarize_work_items(wgs[i].fn);
         bool unsuitable;

@@ -16,10 +16,10 @@
  * the same local sizes, a required one of 100, and one with a barrier after
  * the chain (run as regions); and a uint8 chain of multiplies and adds. The
  * same vector chains with their count an argument, a loop in each
- * work-item, run four work-items in one loop (src/compiler/jam.cpp). float4 and double4 chains
- * of one fma() after another (clpeak's kind: four chains a work-item, no memory in the loop) are
- * scalarized and run in those lanes too. The chains are explicit fma() and products with
- * contraction off, so each result equals the host's bit for bit. */
+ * work-item, run four work-items in one loop (src/compiler/jam.cpp). float4, double4, float8
+ * and double8 chains of one fma() after another (clpeak's kind: no memory in the loop) stay
+ * loops too, scalarized where their vectors fill at most half a register. The chains are explicit
+ * fma() and products with contraction off, so each result equals the host's bit for bit. */
 #include <math.h>
 #include <stdint.h>
 
@@ -106,6 +106,8 @@ static const char *source =
     "}\n"
     "CHAIN_TIGHT(tight_float4, float4, float, 4)\n"
     "CHAIN_TIGHT(tight_double4, double4, double, 4)\n"
+    "CHAIN_TIGHT(tight_float8, float8, float, 8)\n"
+    "CHAIN_TIGHT(tight_double8, double8, double, 8)\n"
     "kernel void chain_uint8(global uint *out, uint a)\n"
     "{\n"
     "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
@@ -375,6 +377,8 @@ int main(void)
         check_vector_chain(&h, program, "chain_double16_n", out, by, locals[l], 16, 1);
         check_vector_chain(&h, program, "tight_float4", out, by, locals[l], 4, 0);
         check_vector_chain(&h, program, "tight_double4", out, by, locals[l], 4, 1);
+        check_vector_chain(&h, program, "tight_float8", out, by, locals[l], 8, 0);
+        check_vector_chain(&h, program, "tight_double8", out, by, locals[l], 8, 1);
     }
     check_vector_chain(&h, program, "chain_float8_100", out, by, 100, 8, 0);
     /* required sizes: 48 leaves no work-item past the vectors of 8, 100
