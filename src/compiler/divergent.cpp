@@ -575,25 +575,23 @@ void run_in_lanes(Candidate &c, unsigned count)
             exit_old.push_back(lanes.load(b, array, i.lane));
         b.CreateCondBr(was_active, inner_header, i.latch);
 
+        // the latch's phis: a value for a lane that was idle, one that
+        // stays in I and one that leaves it
         b.SetInsertPoint(i.latch, i.latch->begin());
-        llvm::PHINode *active_now = b.CreatePHI(b.getInt1Ty(), 3, "active.now");
-        active_now->addIncoming(b.getFalse(), i.header);
-        active_now->addIncoming(b.getTrue(), stays);
-        active_now->addIncoming(b.getFalse(), leaves);
-        for (size_t k = 0; k < state_arrays.size(); k++) {
-            llvm::PHINode *phi = b.CreatePHI(state_old[k]->getType(), 3);
-            phi->addIncoming(state_old[k], i.header);
-            phi->addIncoming(state_next[k], stays);
-            phi->addIncoming(state_old[k], leaves);
-            now.push_back({phi, state_arrays[k]});
-        }
-        for (size_t k = 0; k < exit_arrays.size(); k++) {
-            llvm::PHINode *phi = b.CreatePHI(exit_phis[k]->getType(), 3);
-            phi->addIncoming(exit_old[k], i.header);
-            phi->addIncoming(exit_old[k], stays);
-            phi->addIncoming(exit_phis[k], leaves);
-            now.push_back({phi, exit_arrays[k]});
-        }
+        auto latch_phi = [&](llvm::Value *idle, llvm::Value *stayed, llvm::Value *left,
+                             const char *name = "") {
+            llvm::PHINode *phi = b.CreatePHI(idle->getType(), 3, name);
+            phi->addIncoming(idle, i.header);
+            phi->addIncoming(stayed, stays);
+            phi->addIncoming(left, leaves);
+            return phi;
+        };
+        llvm::PHINode *active_now =
+            latch_phi(b.getFalse(), b.getTrue(), b.getFalse(), "active.now");
+        for (size_t k = 0; k < state_arrays.size(); k++)
+            now.push_back({latch_phi(state_old[k], state_next[k], state_old[k]), state_arrays[k]});
+        for (size_t k = 0; k < exit_arrays.size(); k++)
+            now.push_back({latch_phi(exit_old[k], exit_old[k], exit_phis[k]), exit_arrays[k]});
         now.push_back({b.CreateZExt(active_now, b.getInt8Ty()), active});
         is_active = active_now;
     }
