@@ -409,9 +409,11 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
 }
 
 // How many chains' worth of operations a loop runs when it carries one
-// long chain of floating-point operations from each iteration to the next
-// and touches no memory (0 when it does not): clpeak's `for (i = 0; i <
-// 128; i++) { x = mad(y, x, y); y = mad(x, y, x); ... }`, one. Unrolled
+// long chain of floating-point operations or integer multiplies from each
+// iteration to the next and touches no memory (0 when it does not):
+// clpeak's `for (i = 0; i < 128; i++) { x = mad(y, x, y); y = mad(x, y,
+// x); ... }`, one. (A chain is counted from the header phis but counters:
+// a hash's `(uint)r * K` on its round counter is no link of its chain.) Unrolled
 // whole, each work-item is one chain of thousands of operations, each
 // waiting for the one before (four cycles an FMA), too long for
 // out-of-order execution to reach the next work-items' chains: 23 GFLOPS
@@ -429,7 +431,9 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
 // 350-390 and double4 100-110 -> 170-196, whose four chains a work-item had
 // been unrolled and scalarized, half of what two FMA pipes of four cycles
 // take; float8 195 -> 355-377, run whole before (half-register operations),
-// 280 -> 40 ms to compile (thirty-fifth); at x86-64-v3 float4 111 -> 190.
+// 280 -> 40 ms to compile; integer chains of multiplies and adds, int 50
+// -> 270-340 GIOPS, int2 100 -> 230-330, int4 170-210 -> 250-310, int8
+// 130-160 -> 250-330 (thirty-fifth); at x86-64-v3 float4 111 -> 190.
 unsigned long_chains(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
 {
     llvm::BasicBlock *latch = loop->getLoopLatch();
@@ -437,35 +441,47 @@ unsigned long_chains(llvm::Loop *loop, unsigned trips, llvm::LoopInfo &loops)
         return 0;
     llvm::LoopBlocksRPO blocks(loop);
     blocks.perform(&loops);
+    // the links of the chains (floating-point operations, integer
+    // multiplies) from the header phis to each value computed from them;
+    // a phi stepped by a constant (a counter, known ahead) starts none
     llvm::DenseMap<const llvm::Value *, unsigned> depth;
+    for (llvm::PHINode &phi : loop->getHeader()->phis()) {
+        auto *step = llvm::dyn_cast<llvm::BinaryOperator>(phi.getIncomingValueForBlock(latch));
+        if (!step || step->getOpcode() != llvm::Instruction::Add || step->getOperand(0) != &phi ||
+            !llvm::isa<llvm::ConstantInt>(step->getOperand(1)))
+            depth[&phi] = 0;
+    }
     uint64_t operations = 0;
     for (llvm::BasicBlock *bb : blocks)
         for (llvm::Instruction &inst : *bb) {
             if (inst.mayReadOrWriteMemory() && !llvm::isa<llvm::CallInst>(inst))
                 return 0;
-            unsigned d = 0;
-            if (!(llvm::isa<llvm::PHINode>(inst) && bb == loop->getHeader()))
-                for (const llvm::Use &use : inst.operands()) {
-                    auto found = depth.find(use.get());
-                    if (found != depth.end())
-                        d = std::max(d, found->second);
-                }
+            if (llvm::isa<llvm::PHINode>(inst) && bb == loop->getHeader())
+                continue;
             llvm::Type *type = inst.getType();
-            if (type->isFPOrFPVectorTy() &&
-                (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::CallInst>(inst))) {
-                d++;
+            bool link = type->isFPOrFPVectorTy() ? llvm::isa<llvm::BinaryOperator>(inst) ||
+                                                       llvm::isa<llvm::CallInst>(inst)
+                                                 : inst.getOpcode() == llvm::Instruction::Mul;
+            if (link) {
                 auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
                 operations += vector ? vector->getNumElements() : 1;
             }
-            depth[&inst] = d;
+            bool chained = false;
+            unsigned d = 0;
+            for (const llvm::Use &use : inst.operands()) {
+                auto found = depth.find(use.get());
+                if (found != depth.end())
+                    chained = true, d = std::max(d, found->second);
+            }
+            if (chained)
+                depth[&inst] = d + (link ? 1 : 0);
         }
     uint64_t carried = 0;
-    for (llvm::PHINode &phi : loop->getHeader()->phis())
-        if (phi.getType()->isFPOrFPVectorTy()) {
-            auto found = depth.find(phi.getIncomingValueForBlock(latch));
-            if (found != depth.end())
-                carried = std::max<uint64_t>(carried, found->second);
-        }
+    for (llvm::PHINode &phi : loop->getHeader()->phis()) {
+        auto found = depth.find(phi.getIncomingValueForBlock(latch));
+        if (found != depth.end())
+            carried = std::max<uint64_t>(carried, found->second);
+    }
     if (!carried || carried * trips < 64)
         return 0;
     return (unsigned)std::min<uint64_t>((operations + carried - 1) / carried, UINT32_MAX);

@@ -14,7 +14,8 @@
  * float16 values, which the vectorizer does not take, are run several
  * work-items side by side by hand (interleave.cpp), the rest one at a time:
  * the same local sizes, a required one of 100, and one with a barrier after
- * the chain (run as regions); and a uint8 chain of multiplies and adds. The
+ * the chain (run as regions); and uint, uint2, uint4 and uint8 chains of multiplies and adds
+ * (kept loops too, their multiplies the chain's links). The
  * same vector chains with their count an argument, a loop in each
  * work-item, run four work-items in one loop (src/compiler/jam.cpp). float4, double4, float8
  * and double8 chains of one fma() after another (clpeak's kind: no memory in the loop) stay
@@ -108,13 +109,25 @@ static const char *source =
     "CHAIN_TIGHT(tight_double4, double4, double, 4)\n"
     "CHAIN_TIGHT(tight_float8, float8, float, 8)\n"
     "CHAIN_TIGHT(tight_double8, double8, double, 8)\n"
-    "kernel void chain_uint8(global uint *out, uint a)\n"
+    "#define CHAIN_UINT(name, T, W, store)                                        \\\n"
+    "kernel void name(global uint *out, uint a)                                   \\\n"
+    "{                                                                            \\\n"
+    "    T x = a + (uint)get_local_id(0) + convert_##T(vload##W(0, lanes));       \\\n"
+    "    T y = (uint)get_global_id(0);                                            \\\n"
+    "    for (int i = 0; i < 32; i++) {                                           \\\n"
+    "        x = y * x + y; y = x * y + x; x = y * x + y; y = x * y + x;          \\\n"
+    "    }                                                                        \\\n"
+    "    store;                                                                   \\\n"
+    "}\n"
+    "CHAIN_UINT(chain_uint8, uint8, 8, vstore8(x ^ y, get_global_id(0), out))\n"
+    "CHAIN_UINT(chain_uint4, uint4, 4, vstore4(x ^ y, get_global_id(0), out))\n"
+    "CHAIN_UINT(chain_uint2, uint2, 2, vstore2(x ^ y, get_global_id(0), out))\n"
+    "kernel void chain_uint(global uint *out, uint a)\n"
     "{\n"
-    "    uint8 x = a + (uint)get_local_id(0) + (uint8)(0, 1, 2, 3, 4, 5, 6, 7);\n"
-    "    uint8 y = (uint)get_global_id(0);\n"
+    "    uint x = a + (uint)get_local_id(0), y = (uint)get_global_id(0);\n"
     "    for (int i = 0; i < 32; i++) { x = y * x + y; y = x * y + x; x = y * x + y; y = x * y + "
     "x; }\n"
-    "    vstore8(x ^ y, get_global_id(0), out);\n"
+    "    out[get_global_id(0)] = x ^ y;\n"
     "}\n"
     "kernel void convert(global float *f, global double *d)\n"
     "{\n"
@@ -251,30 +264,33 @@ static void check_vector_chain(struct harness *h, cl_program program, const char
     clReleaseKernel(kernel);
 }
 
-/* chain_uint8's lanes: integer multiplies and adds, wrapping. */
-static void check_uint_chain(struct harness *h, cl_program program, cl_mem out, size_t local)
+/* chain_uint<width>'s lanes: integer multiplies and adds, wrapping. */
+static void check_uint_chain(struct harness *h, cl_program program, const char *name, int width,
+                             cl_mem out, size_t local)
 {
-    cl_kernel kernel = harness_kernel(program, "chain_uint8");
+    cl_kernel kernel = harness_kernel(program, name);
     REQUIRE(kernel);
     cl_uint a = 12345;
     CHECK_OK(harness_args(kernel, 2, ARG(out), ARG(a)));
     size_t global = ITEMS;
     CHECK_OK(clEnqueueNDRangeKernel(h->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
     static cl_uint got[ITEMS * 8];
-    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    size_t values = ITEMS * (size_t)width;
+    CHECK_OK(clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, values * sizeof(cl_uint), got, 0, NULL,
+                                 NULL));
     long bad = 0;
-    for (size_t v = 0; v < ITEMS * 8; v++) {
-        size_t g = v / 8, l = g % local;
-        uint32_t x = a + (uint32_t)l + (uint32_t)(v % 8), y = (uint32_t)g;
+    for (size_t v = 0; v < values; v++) {
+        size_t g = v / (size_t)width, l = g % local;
+        uint32_t x = a + (uint32_t)l + (uint32_t)(v % (size_t)width), y = (uint32_t)g;
         for (int i = 0; i < 64; i++) {
             x = y * x + y;
             y = x * y + x;
         }
         if (got[v] != (x ^ y) && bad++ < 3)
-            fprintf(stderr, "chain_uint8: work-item %zu lane %zu differs\n", g, v % 8);
+            fprintf(stderr, "%s: work-item %zu lane %zu differs\n", name, g, v % (size_t)width);
     }
     char what[64];
-    snprintf(what, sizeof what, "chain_uint8, local size %zu", local);
+    snprintf(what, sizeof what, "%s, local size %zu", name, local);
     CHECK_NONE_WRONG(bad, what);
     clReleaseKernel(kernel);
 }
@@ -370,7 +386,10 @@ int main(void)
         check_vector_chain(&h, program, "chain_float16", out, by, locals[l], 16, 0);
         check_vector_chain(&h, program, "chain_double16", out, by, locals[l], 16, 1);
         check_vector_chain(&h, program, "chain_float8_barrier", out, by, locals[l], 8, 0);
-        check_uint_chain(&h, program, out, locals[l]);
+        check_uint_chain(&h, program, "chain_uint8", 8, out, locals[l]);
+        check_uint_chain(&h, program, "chain_uint4", 4, out, locals[l]);
+        check_uint_chain(&h, program, "chain_uint2", 2, out, locals[l]);
+        check_uint_chain(&h, program, "chain_uint", 1, out, locals[l]);
         check_vector_chain(&h, program, "chain_float8_n", out, by, locals[l], 8, 0);
         check_vector_chain(&h, program, "chain_double8_n", out, by, locals[l], 8, 1);
         check_vector_chain(&h, program, "chain_float16_n", out, by, locals[l], 16, 0);
