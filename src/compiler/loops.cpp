@@ -413,9 +413,9 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
 // iteration to the next and touches no memory (0 when it does not):
 // clpeak's `for (i = 0; i < 128; i++) { x = mad(y, x, y); y = mad(x, y,
 // x); ... }`, one. (A chain is counted from the header phis but counters:
-// a hash's `(uint)r * K` on its round counter is no link of its chain.) Unrolled
-// whole, each work-item is one chain of thousands of operations, each
-// waiting for the one before (four cycles an FMA), too long for
+// a hash's `(uint)r * K` on its round counter is no link of its chain.)
+// Unrolled whole, each work-item is one chain of thousands of operations,
+// each waiting for the one before (four cycles an FMA), too long for
 // out-of-order execution to reach the next work-items' chains: 23 GFLOPS
 // on AVX2 for 2048 mads a work-item. So a loop of at most max_long_chains
 // (N <= 8C: C operations from the header phis to the latch's values, N in
@@ -430,7 +430,7 @@ bool unroll_whole(llvm::Loop *loop, unsigned trips, bool (*is_barrier)(LLVMValue
 // float 153 -> 339-363 GFLOPS (thirty-fourth session), float4 190-210 ->
 // 350-390 and double4 100-110 -> 170-196, whose four chains a work-item had
 // been unrolled and scalarized, half of what two FMA pipes of four cycles
-// take; float8 195 -> 355-377, run whole before (half-register operations),
+// take; float8 195 -> 355-386, run whole before (half-register operations),
 // 280 -> 40 ms to compile; integer chains of multiplies and adds, int 50
 // -> 270-340 GIOPS, int2 100 -> 230-330, int4 170-210 -> 250-310, int8
 // 130-160 -> 250-330 (thirty-fifth); at x86-64-v3 float4 111 -> 190.
@@ -706,6 +706,7 @@ extern "C" unsigned cc_add_loop_barriers(LLVMValueRef fn_ref, LLVMBasicBlockRef 
     auto &fn = *llvm::cast<llvm::Function>(llvm::unwrap(fn_ref));
     LLVMValueRef *values = nullptr;
     size_t count = 0;
+    *kept_chains = false;
     if (!cc_find_divergent(fn_ref, prologue, &values, &count))
         return 0;
 

@@ -366,7 +366,7 @@ static bool scalarize_wanted(void)
  * has more than 4 lanes (8 when the kernel has a loop that carries a long
  * chain, kept_chains, and it fills at most half a register: a float8 on
  * AVX-512, each operation of whose chains ran at half the machine's width,
- * clpeak's float8 195 -> 355-377 GFLOPS; in general a float8 sin was 1.1-1.3x
+ * clpeak's float8 195 -> 355-386 GFLOPS; in general a float8 sin was 1.1-1.3x
  * slower scalarized and a uchar8 kernel on AVX2 2.8x), and the vectors it
  * loads and stores are narrower than the host's registers (a float4 on
  * AVX2, not a double4, but see the end).
